@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config/config.ts';
+import type { Runtime } from './core/execute.ts';
+import { registry as defaultRegistry } from './modules/index.ts';
+import type { Registry } from './core/registry.ts';
+import type { Database } from './storage/database.ts';
+import { registerCors } from './surfaces/cors.ts';
+import { openApiRoute } from './surfaces/openapi/route.ts';
+import { RateLimiter } from './surfaces/rate-limit.ts';
+import { restApi } from './surfaces/rest/rest-api.ts';
+import { bearerChallenge, wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
+
+export interface AppOptions {
+  config: Pick<Config, 'publicUrl' | 'logLevel'>;
+  database: Database;
+  registry?: Registry;
+  now?: () => Date;
+  /** Requests a token may make in a minute; tests lower it to reach the limit quickly. */
+  rateLimit?: number;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** The whole service as a Fastify instance; it never listens (main.ts and tests decide). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const registry = options.registry ?? defaultRegistry;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    disableRequestLogging: false,
+    logger: {
+      level: config.logLevel,
+      // Never the Authorization header, tokens, passwords, bodies or query strings (which may
+      // hold what a member searched for, such as an email address).
+      serializers: {
+        req: (request) => ({ method: request.method, path: String(request.url).split('?')[0] }),
+        res: (reply) => ({ statusCode: reply.statusCode }),
+      },
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  const runtime: Runtime = {
+    db: database.db,
+    publicUrl: config.publicUrl,
+    now: options.now ?? (() => new Date()),
+  };
+  const limiter = new RateLimiter(options.rateLimit);
+
+  await registerCors(app);
+  await app.register(wellKnownRoutes, { publicUrl: config.publicUrl });
+  await app.register(openApiRoute, { registry, publicUrl: config.publicUrl });
+  await app.register(restApi, {
+    prefix: '/api/v1',
+    registry,
+    runtime,
+    limiter,
+    challenge: (error?: 'invalid_token') => bearerChallenge(config.publicUrl, '', error),
+  });
+  return app;
+}

@@ -1,0 +1,60 @@
+import { sql, type Kysely } from 'kysely';
+import { ApiError } from '../core/errors.ts';
+import type { Principal } from '../core/execute.ts';
+import { settingsColumns, settingsFromRow } from '../core/settings.ts';
+import type { DB } from '../storage/schema.ts';
+import { hashSecret, sameHash } from './token-format.ts';
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/;
+
+export function unauthorized(message = 'A valid bearer token is required'): ApiError {
+  return new ApiError('invalid_token', message);
+}
+
+/** The token in `Authorization: Bearer …`; nothing else counts (spec 5: no query, cookie or basic). */
+export function bearerToken(authorization: string | undefined): string | null {
+  if (!authorization) return null;
+  return BEARER.exec(authorization)?.[1] ?? null;
+}
+
+/**
+ * Finds the member and token behind a bearer token, with the workspace settings in the same
+ * query, or throws 401 `invalid_token`. A member who can no longer use agents (deactivated, no
+ * email address) is refused like an unknown token (spec 5.5).
+ */
+export async function authenticate(db: Kysely<DB>, authorization: string | undefined): Promise<Principal> {
+  const secret = bearerToken(authorization);
+  if (!secret) throw unauthorized();
+  const hash = hashSecret(secret);
+  const row = await db
+    .selectFrom('tokens as t')
+    .innerJoin('members as m', 'm.id', 't.member_id')
+    .crossJoin('workspace_settings as s')
+    .select([
+      't.id as token_id',
+      't.kind',
+      't.name as token_name',
+      't.access',
+      't.token_hash',
+      'm.id as member_id',
+      'm.display_name',
+      'm.is_admin',
+      sql<boolean>`t.revoked_at is null and (t.expires_at is null or t.expires_at > now()) and m.active and m.email is not null`.as('usable'),
+      sql<boolean>`t.last_used_at is null or t.last_used_at < now() - interval '1 minute'`.as('stale_use'),
+      ...settingsColumns.map((c) => `s.${c}` as const),
+    ])
+    .where('t.token_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || !sameHash(row.token_hash, hash) || !row.usable) {
+    throw unauthorized('The token is unknown, expired or revoked, or its member can no longer use agents');
+  }
+  if (row.stale_use) {
+    // "last used" is shown to the member to the minute; writing it on every request would cost a write per read.
+    await db.updateTable('tokens').set({ last_used_at: sql<string>`now()` }).where('id', '=', row.token_id).execute();
+  }
+  return {
+    actor: { memberId: row.member_id, name: row.display_name, isAdmin: row.is_admin },
+    agent: { tokenId: row.token_id, kind: row.kind, name: row.token_name, access: row.access },
+    settings: settingsFromRow(row),
+  };
+}

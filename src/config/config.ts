@@ -1,0 +1,87 @@
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  logLevel: LogLevel;
+  demo: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function readPort(env: Env): number {
+  const raw = env.PORT?.trim();
+  if (raw === undefined || raw === '') return 8080;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`PORT: "${raw}" is not a port number (0-65535)`);
+  }
+  return Number(raw);
+}
+
+function readPublicUrl(env: Env, port: number): string {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL: "${raw}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL: "${raw}" must start with http:// or https://`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`PUBLIC_URL: "${raw}" must not carry a query, fragment or credentials`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function readDatabaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return null;
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
+  }
+  return raw;
+}
+
+function readLogLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL?.trim().toLowerCase();
+  if (!raw) return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`LOG_LEVEL: "${raw}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return raw as LogLevel;
+}
+
+function readSwitch(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name}: "${raw}" is not on or off`);
+}
+
+/** The only place that reads the environment; everything else receives a Config. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = readPort(env);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  return {
+    port,
+    host,
+    publicUrl: readPublicUrl(env, port),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl: readDatabaseUrl(env),
+    logLevel: readLogLevel(env),
+    demo: readSwitch(env, 'ATRIUM_DEMO', true),
+  };
+}

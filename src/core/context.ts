@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Ability, Access } from '../policy/ability.ts';
+import type { DB } from '../storage/schema.ts';
+import type { WorkspaceSettings } from './settings.ts';
+
+export interface Actor {
+  memberId: string;
+  name: string;
+  isAdmin: boolean;
+}
+
+/** The token a request came with: its name is what history shows beside the member's. */
+export interface Agent {
+  tokenId: string;
+  kind: 'personal' | 'oauth';
+  name: string;
+  access: Access;
+}
+
+/** The part of a logger handlers use; Fastify's request logger and pino both fit. */
+export type Log = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+
+export type Door = 'rest' | 'mcp' | 'cli';
+
+/** Everything a handler may use. Handlers never see HTTP. */
+export interface Context {
+  /** The request's transaction: every read and write of one operation goes through it. */
+  db: Kysely<DB>;
+  actor: Actor;
+  agent: Agent;
+  ability: Ability;
+  settings: WorkspaceSettings;
+  door: Door;
+  publicUrl: string;
+  requestId: string;
+  log: Log;
+  now(): Date;
+}

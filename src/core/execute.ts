@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import { Ability } from '../policy/ability.ts';
+import type { DB } from '../storage/schema.ts';
+import type { Actor, Agent, Context, Door, Log } from './context.ts';
+import { ApiError } from './errors.ts';
+import type { Operation } from './operation.ts';
+import { MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
+
+/** Who is asking: established by the bearer token before any operation runs. */
+export interface Principal {
+  actor: Actor;
+  agent: Agent;
+  settings: WorkspaceSettings;
+}
+
+export interface Runtime {
+  db: Kysely<DB>;
+  publicUrl: string;
+  now(): Date;
+}
+
+export interface Call {
+  door: Door;
+  requestId: string;
+  log: Log;
+}
+
+/** The module switch of an operation, or null when it is on (or the operation has none). */
+export function moduleSwitchedOff(op: Operation, settings: WorkspaceSettings): ApiError | null {
+  if (op.module === 'core' || op.module === 'tickets') return null;
+  if (settings.modules[op.module]) return null;
+  return new ApiError('feature_disabled', `The ${MODULE_LABELS[op.module]} module is switched off in this workspace`);
+}
+
+/**
+ * Runs one operation for one principal, the same way for every door: module switch, token access,
+ * then the handler — in one transaction when it writes, so its history entry commits with it.
+ */
+export async function runOperation(
+  runtime: Runtime,
+  op: Operation,
+  principal: Principal,
+  input: Record<string, unknown>,
+  call: Call,
+): Promise<unknown> {
+  const off = moduleSwitchedOff(op, principal.settings);
+  if (off) throw off;
+  if (op.access === 'write' && principal.agent.access !== 'write') {
+    throw new ApiError('forbidden', 'This token has read access only; changes need a token with read and change access');
+  }
+  const context = (db: Kysely<DB>): Context => ({
+    db,
+    actor: principal.actor,
+    agent: principal.agent,
+    ability: new Ability(db, {
+      memberId: principal.actor.memberId,
+      isAdmin: principal.actor.isAdmin,
+      access: principal.agent.access,
+    }),
+    settings: principal.settings,
+    door: call.door,
+    publicUrl: runtime.publicUrl,
+    requestId: call.requestId,
+    log: call.log,
+    now: runtime.now,
+  });
+  if (op.access === 'read') return op.handler(context(runtime.db), input);
+  return runtime.db.transaction().execute((trx) => op.handler(context(trx), input));
+}

@@ -1,0 +1,61 @@
+import { ApiError } from './errors.ts';
+
+export const MAX_CANDIDATES = 25;
+
+/** How names compare everywhere (spec 2.1): case-insensitive, surrounding spaces ignored. */
+export function normalizeName(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** A label as stored: lowercased, spaces as hyphens (spec 2.1). */
+export function normalizeLabel(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, '-');
+}
+
+/** Candidates most like what was typed first: same start, then containing it, then the rest. */
+function likeness(given: string, name: string): number {
+  const a = normalizeName(given);
+  const b = normalizeName(name);
+  if (b.startsWith(a) || a.startsWith(b)) return 0;
+  if (b.includes(a) || a.includes(b)) return 1;
+  return 2;
+}
+
+/** The names to list in a no-match message: up to 25, most alike first. */
+export function candidateList(given: string, names: readonly string[]): string {
+  const unique = [...new Set(names)];
+  if (unique.length === 0) return 'there are none';
+  const ordered = unique
+    .map((name, index) => ({ name, index, score: likeness(given, name) }))
+    .sort((x, y) => x.score - y.score || x.index - y.index)
+    .slice(0, MAX_CANDIDATES)
+    .map((c) => `"${c.name}"`);
+  const more = unique.length > MAX_CANDIDATES ? ` (and ${unique.length - MAX_CANDIDATES} more)` : '';
+  return ordered.join(', ') + more;
+}
+
+export interface NameOptions<T> {
+  /** JSON pointer of the field that held the name, e.g. `/priority`. */
+  pointer: string;
+  /** What is being named, singular: `priority`, `ticket type`. */
+  what: string;
+  /** The names a candidate answers to (its name, and perhaps its id or key). */
+  names: (candidate: T) => readonly string[];
+  /** The name to list in the message; the first of names() when left out. */
+  display?: (candidate: T) => string;
+}
+
+/**
+ * The one resolver for every "named by" row of spec 2.1. A miss is 422 `invalid` listing up to
+ * 25 names that would have matched.
+ */
+export function resolveName<T>(candidates: readonly T[], given: string, options: NameOptions<T>): T {
+  const wanted = normalizeName(given);
+  const found = candidates.find((c) => options.names(c).some((n) => normalizeName(n) === wanted));
+  if (found !== undefined) return found;
+  const display = options.display ?? ((c: T) => options.names(c)[0] ?? '');
+  throw new ApiError(
+    'invalid',
+    `${options.pointer}: no ${options.what} "${given.trim()}"; ${options.what === 'person' ? 'people' : `${options.what}s`} are ${candidateList(given, candidates.map(display))}`,
+  );
+}

@@ -1,0 +1,90 @@
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
+import type { Access } from '../policy/ability.ts';
+import type { Context } from './context.ts';
+import type { ErrorCode } from './errors.ts';
+import type { SwitchableModule } from './settings.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type ModuleName = 'core' | 'tickets' | SwitchableModule;
+
+const NoInput = Type.Object({});
+type NoInput = typeof NoInput;
+
+export interface OperationDefinition<P extends TObject, Q extends TObject, B extends TObject, R extends TSchema> {
+  /** operationId in OpenAPI: the MCP tool name, or a stable name where the spec has no tool. */
+  name: string;
+  /** The MCP tool (spec 4.8 table); null where the spec lists none. */
+  tool: string | null;
+  method: HttpMethod;
+  /** Fastify-style path under /api/v1, e.g. `/tickets/:key`. */
+  path: string;
+  module: ModuleName;
+  /** `read` operations are offered to read tokens; every `write` one is refused them with 403. */
+  access: Access;
+  destructive?: boolean;
+  idempotent?: boolean;
+  summary: string;
+  /** Written for a model as much as a person: what it does, what to call first, how things are named. */
+  description: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** A path parameter's name as a tool argument, where the spec's tool table names it otherwise. */
+  toolArgs?: Partial<Record<keyof Static<P> & string, string>>;
+  response: R;
+  status?: 200 | 201;
+  /** Error codes beyond the ones every operation may answer, for the OpenAPI document. */
+  errors?: ErrorCode[];
+  handler: (ctx: Context, input: Static<P> & Static<Q> & Static<B>) => Promise<Static<R>>;
+}
+
+/** An operation with its types erased: what the registry and the surfaces work with. */
+export interface Operation {
+  name: string;
+  tool: string | null;
+  method: HttpMethod;
+  path: string;
+  module: ModuleName;
+  access: Access;
+  destructive: boolean;
+  idempotent: boolean;
+  summary: string;
+  description: string;
+  params: TObject;
+  query: TObject;
+  body: TObject | null;
+  toolArgs: Record<string, string>;
+  response: TSchema;
+  status: 200 | 201;
+  errors: ErrorCode[];
+  handler: (ctx: Context, input: Record<string, unknown>) => Promise<unknown>;
+}
+
+export function defineOperation<
+  P extends TObject = NoInput,
+  Q extends TObject = NoInput,
+  B extends TObject = NoInput,
+  R extends TSchema = TSchema,
+>(definition: OperationDefinition<P, Q, B, R>): Operation {
+  const hasBody = definition.method !== 'GET';
+  return {
+    name: definition.name,
+    tool: definition.tool,
+    method: definition.method,
+    path: definition.path,
+    module: definition.module,
+    access: definition.access,
+    destructive: definition.destructive ?? false,
+    idempotent: definition.idempotent ?? (definition.method === 'GET' || definition.method === 'PUT'),
+    summary: definition.summary,
+    description: definition.description,
+    params: definition.params ?? NoInput,
+    query: definition.query ?? NoInput,
+    body: hasBody ? (definition.body ?? NoInput) : null,
+    toolArgs: (definition.toolArgs ?? {}) as Record<string, string>,
+    response: definition.response,
+    status: definition.status ?? 200,
+    errors: definition.errors ?? [],
+    handler: definition.handler as Operation['handler'],
+  };
+}

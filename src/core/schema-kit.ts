@@ -1,0 +1,33 @@
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+
+/**
+ * Shapes the spec names (Person, Ticket, …) are registered here once; the OpenAPI document
+ * publishes each as a component and refers to it wherever the same object appears.
+ */
+const sharedNames = new WeakMap<object, string>();
+const sharedByName = new Map<string, TSchema>();
+
+export function shared<T extends TSchema>(name: string, schema: T): T {
+  if (sharedByName.has(name) && sharedByName.get(name) !== schema) {
+    throw new Error(`shared schema ${name} declared twice`);
+  }
+  sharedNames.set(schema, name);
+  sharedByName.set(name, schema);
+  return schema;
+}
+
+export function sharedName(schema: object): string | undefined {
+  return sharedNames.get(schema);
+}
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 in UTC with microseconds' });
+export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+
+export type { Static };

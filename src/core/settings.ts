@@ -1,0 +1,85 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, WorkspaceSettingsTable } from '../storage/schema.ts';
+
+export const MODULE_SWITCHES = ['boards', 'sprints', 'helpdesk', 'knowledge', 'time', 'crm'] as const;
+export type SwitchableModule = (typeof MODULE_SWITCHES)[number];
+export const SETTING_SWITCHES = ['rest_api', 'mcp', ...MODULE_SWITCHES] as const;
+export type SettingSwitch = (typeof SETTING_SWITCHES)[number];
+
+export const MODULE_LABELS: Record<SwitchableModule, string> = {
+  boards: 'boards',
+  sprints: 'sprints',
+  helpdesk: 'helpdesk',
+  knowledge: 'knowledge base',
+  time: 'time tracking',
+  crm: 'CRM',
+};
+
+export interface WorkspaceSettings {
+  name: string;
+  restApi: boolean;
+  mcp: boolean;
+  modules: Record<SwitchableModule, boolean>;
+  defaultPriority: string | null;
+  configVersion: number;
+}
+
+export const settingsColumns = [
+  'name',
+  'rest_api',
+  'mcp',
+  'module_boards',
+  'module_sprints',
+  'module_helpdesk',
+  'module_knowledge',
+  'module_time',
+  'module_crm',
+  'default_priority',
+  'config_version',
+] as const;
+
+type SettingsRow = Pick<Selectable<WorkspaceSettingsTable>, (typeof settingsColumns)[number]>;
+
+export function settingsFromRow(row: SettingsRow): WorkspaceSettings {
+  return {
+    name: row.name,
+    restApi: row.rest_api,
+    mcp: row.mcp,
+    modules: {
+      boards: row.module_boards,
+      sprints: row.module_sprints,
+      helpdesk: row.module_helpdesk,
+      knowledge: row.module_knowledge,
+      time: row.module_time,
+      crm: row.module_crm,
+    },
+    defaultPriority: row.default_priority,
+    configVersion: Number(row.config_version),
+  };
+}
+
+
+export async function readSettings(db: Kysely<DB>): Promise<WorkspaceSettings> {
+  const row = await db.selectFrom('workspace_settings').select(settingsColumns).where('id', '=', 1).executeTakeFirstOrThrow();
+  return settingsFromRow(row);
+}
+
+export function switchColumn(name: SettingSwitch) {
+  return (name === 'rest_api' || name === 'mcp' ? name : `module_${name}`) as
+    | 'rest_api'
+    | 'mcp'
+    | `module_${SwitchableModule}`;
+}
+
+/** Turns one switch; bumps config_version so every process sees the change on its next request. */
+export async function setSwitch(db: Kysely<DB>, name: SettingSwitch, on: boolean): Promise<void> {
+  await db
+    .updateTable('workspace_settings')
+    .set((eb) => ({
+      [switchColumn(name)]: on,
+      config_version: eb('config_version', '+', 1),
+      updated_at: new Date().toISOString(),
+    }))
+    .where('id', '=', 1)
+    .execute();
+}

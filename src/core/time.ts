@@ -1,0 +1,22 @@
+/**
+ * PostgreSQL's text form of a timestamptz in UTC ("2026-01-02 03:04:05.6+00") as the spec's
+ * ISO 8601 with exactly six fraction digits ("2026-01-02T03:04:05.600000Z").
+ */
+export function toTimestamp(value: string): string;
+export function toTimestamp(value: string | null): string | null;
+export function toTimestamp(value: string | null): string | null {
+  if (value === null) return null;
+  const match = /^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(value);
+  if (!match) throw new Error(`unexpected timestamp text: ${value}`);
+  const [, date, time, fraction = '', zone = 'Z'] = match;
+  if (zone !== 'Z' && !/^[+-]00(:?00)?$/.test(zone)) {
+    // Not UTC (should not happen: sessions run in UTC); let Date normalise it, losing microseconds.
+    return new Date(value).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  }
+  return `${date}T${time}.${fraction.padEnd(6, '0').slice(0, 6)}Z`;
+}
+
+/** A JS Date (millisecond precision) in the spec's timestamp form. */
+export function dateToTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}

@@ -1,0 +1,63 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ApiError } from './errors.ts';
+
+export type ValidationMode = 'strict' | 'coerce';
+
+// ajv-formats ships CommonJS whose default export lands one level down under ESM.
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats: AddFormats =
+  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+// Bodies are strict (`{"summary": 5}` is 422, not "5"); path and query strings are coerced.
+const engines: Record<ValidationMode, Ajv> = { strict: makeAjv(false), coerce: makeAjv(true) };
+const compiled: Record<ValidationMode, WeakMap<object, ValidateFunction>> = {
+  strict: new WeakMap(),
+  coerce: new WeakMap(),
+};
+
+/** One compiled validator per schema and mode, shared by the REST routes and the MCP tools. */
+export function compileValidator(schema: object, mode: ValidationMode): ValidateFunction {
+  let validate = compiled[mode].get(schema);
+  if (!validate) {
+    validate = engines[mode].compile(schema);
+    compiled[mode].set(schema, validate);
+  }
+  return validate;
+}
+
+function pointer(error: ErrorObject): string {
+  const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+  return `${error.instancePath}${missing}` || '/';
+}
+
+function reason(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'anyOf':
+      return 'does not match any allowed form';
+    default:
+      return error.message ?? 'is not valid';
+  }
+}
+
+/** The spec's 422 message, `<json pointer>: <reason>`, for the first error Ajv found. */
+export function describeValidationError(errors: ErrorObject[] | null | undefined): string {
+  const error = errors?.[0];
+  if (!error) return '/: is not valid';
+  return `${pointer(error)}: ${reason(error)}`;
+}
+
+export function validateOrThrow(schema: object, mode: ValidationMode, data: unknown): void {
+  const validate = compileValidator(schema, mode);
+  if (!validate(data)) throw new ApiError('invalid', describeValidationError(validate.errors));
+}

@@ -1,0 +1,125 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../storage/schema.ts';
+import { PERMISSIONS, READ_ONLY_PERMISSIONS, type Permission } from './permissions.ts';
+
+export type Access = 'read' | 'write';
+
+export interface Subject {
+  memberId: string;
+  isAdmin: boolean;
+  access: Access;
+}
+
+/**
+ * What one member, through one token, may do in each project. Every permission question of the
+ * service goes through here, so REST, MCP and the pages agree. Grants are read once per request.
+ */
+export class Ability {
+  #grants: Promise<Map<string, Set<Permission>>> | null = null;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly subject: Subject,
+  ) {}
+
+  get isAdmin(): boolean {
+    return this.subject.isAdmin;
+  }
+
+  get canWrite(): boolean {
+    return this.subject.access === 'write';
+  }
+
+  /** The member's own permissions in a project, before the token's access takes any away. */
+  async memberPermissions(projectId: string): Promise<ReadonlySet<Permission>> {
+    if (this.subject.isAdmin) return new Set(PERMISSIONS);
+    const grants = await this.grants();
+    return grants.get(projectId) ?? new Set();
+  }
+
+  /** The permissions this request holds in a project: the member's, cut down by the token. */
+  async permissions(projectId: string): Promise<ReadonlySet<Permission>> {
+    const own = await this.memberPermissions(projectId);
+    if (this.subject.access === 'write') return own;
+    return new Set([...own].filter((p) => READ_ONLY_PERMISSIONS.has(p)));
+  }
+
+  async can(permission: Permission, projectId: string): Promise<boolean> {
+    return (await this.permissions(projectId)).has(permission);
+  }
+
+  /** Projects the member may see (project:view), or null meaning every project (administrators). */
+  async visibleProjectIds(): Promise<Set<string> | null> {
+    if (this.subject.isAdmin) return null;
+    const grants = await this.grants();
+    return new Set([...grants].filter(([, set]) => set.has('project:view')).map(([id]) => id));
+  }
+
+  async canSeeProject(projectId: string): Promise<boolean> {
+    const visible = await this.visibleProjectIds();
+    return visible === null || visible.has(projectId);
+  }
+
+  private grants(): Promise<Map<string, Set<Permission>>> {
+    this.#grants ??= this.loadGrants();
+    return this.#grants;
+  }
+
+  private async loadGrants(): Promise<Map<string, Set<Permission>>> {
+    const rows = await this.db
+      .selectFrom('project_roles as pr')
+      .innerJoin('roles as r', 'r.id', 'pr.role_id')
+      .select(['pr.project_id', 'r.permissions'])
+      .where((eb) =>
+        eb.or([
+          eb('pr.member_id', '=', this.subject.memberId),
+          eb(
+            'pr.group_id',
+            'in',
+            eb.selectFrom('group_members').select('group_id').where('member_id', '=', this.subject.memberId),
+          ),
+        ]),
+      )
+      .execute();
+    const grants = new Map<string, Set<Permission>>();
+    for (const row of rows) {
+      const set = grants.get(row.project_id) ?? new Set<Permission>();
+      for (const permission of row.permissions) set.add(permission as Permission);
+      grants.set(row.project_id, set);
+    }
+    return grants;
+  }
+}
+
+/** Members whose role in the project grants a permission, plus administrators; active ones only. */
+export async function membersHolding(db: Kysely<DB>, projectId: string, permission: Permission) {
+  return db
+    .selectFrom('members as m')
+    .select(['m.id', 'm.display_name as name'])
+    .where('m.active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('m.is_admin', '=', true),
+        eb.exists(
+          eb
+            .selectFrom('project_roles as pr')
+            .innerJoin('roles as r', 'r.id', 'pr.role_id')
+            .select(sql.lit(1).as('one'))
+            .where('pr.project_id', '=', projectId)
+            .where(sql<boolean>`${permission} = any(r.permissions)`)
+            .where((inner) =>
+              inner.or([
+                inner('pr.member_id', '=', inner.ref('m.id')),
+                inner(
+                  'pr.group_id',
+                  'in',
+                  inner.selectFrom('group_members as gm').select('gm.group_id').whereRef('gm.member_id', '=', 'm.id'),
+                ),
+              ]),
+            ),
+        ),
+      ]),
+    )
+    .orderBy('m.display_name')
+    .execute();
+}

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { acquireDataDirLock } from './lock.ts';
+import { pgTypes } from './pg-types.ts';
+import type { DB } from './schema.ts';
+
+export type Engine = 'pglite' | 'postgres';
+
+export type DatabaseTarget =
+  | { engine: 'pglite'; dataDir: string }
+  | { engine: 'pglite'; memory: true; loadDataDir?: Blob }
+  | { engine: 'postgres'; url: string; poolSize?: number };
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** The embedded engine, for dumping a template in tests; null on PostgreSQL. */
+  pglite: PGlite | null;
+  close(): Promise<void>;
+}
+
+const extensions = {};
+
+async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>): Promise<Database> {
+  let release = () => {};
+  let pglite: PGlite;
+  if ('dataDir' in target) {
+    release = acquireDataDirLock(target.dataDir);
+    try {
+      pglite = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  } else {
+    pglite = await PGlite.create({ extensions, loadDataDir: target.loadDataDir });
+  }
+  await pglite.exec(`set time zone 'UTC'`);
+  // One connection: Kysely's pool of one queues every transaction behind the previous one.
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: pgTypes });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'pglite',
+    pglite,
+    async close() {
+      await db.destroy();
+      await pglite.close();
+      release();
+    },
+  };
+}
+
+function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): Database {
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
+    types: pgTypes,
+    options: '-c TimeZone=UTC',
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'postgres',
+    pglite: null,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.engine === 'postgres' ? openPostgres(target) : openPglite(target);
+}

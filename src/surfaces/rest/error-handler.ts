@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from '../../core/errors.ts';
+import { describeValidationError } from '../../core/validation.ts';
+
+/** Fastify's own failures (parsing, limits) in the spec's terms. */
+function fromFastify(error: FastifyError): ApiError | null {
+  if (error.validation) {
+    return new ApiError('invalid', describeValidationError(error.validation as never));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('invalid', '/: the body must be JSON sent with Content-Type: application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid', '/: the body is empty; send a JSON object');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is larger than 1 MiB');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid', '/: the body is not valid JSON');
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+    return new ApiError('invalid', '/: the body is not valid JSON');
+  }
+  return null;
+}
+
+/**
+ * Decides once what a client sees: known errors go out as they are, anything else is logged with
+ * its stack and answered as a bare 500 carrying the request id (never SQL or a stack).
+ */
+export function sendApiError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = error instanceof ApiError ? error : fromFastify(error as FastifyError);
+  if (known) {
+    for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);
+    return reply.code(known.status).send(errorBody(known.code, known.message));
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return reply
+    .code(500)
+    .send(errorBody('internal', `Something went wrong on our side; quote request id ${request.id} when reporting it`));
+}
