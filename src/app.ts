@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
+import { errorBody } from './core/errors.ts';
 import type { Runtime } from './core/execute.ts';
 import { registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
+import { oauthServer } from './oauth/plugin.ts';
 import { registerCors } from './surfaces/cors.ts';
+import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
+import { mcpProtectedResource } from './surfaces/mcp/protected-resource.ts';
 import { openApiRoute } from './surfaces/openapi/route.ts';
 import { RateLimiter } from './surfaces/rate-limit.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
 import { bearerChallenge, wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
+import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
   config: Pick<Config, 'publicUrl' | 'logLevel'>;
@@ -18,6 +24,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Requests a token may make in a minute; tests lower it to reach the limit quickly. */
   rateLimit?: number;
+  /** Where the JSON log lines go (standard output when left out); tests read them from here. */
+  logStream?: DestinationStream;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -30,9 +38,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    disableRequestLogging: false,
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       // Never the Authorization header, tokens, passwords, bodies or query strings (which may
       // hold what a member searched for, such as an email address).
       serializers: {
@@ -41,6 +49,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // Failures before routing (a path that is not valid percent-encoding): the API's envelope under /api.
+    frameworkErrors: (error, request, reply) => {
+      if (!String(request.url).startsWith('/api/')) return reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
+      return reply.code(422).send(errorBody('invalid', `/: the request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'bad percent-encoding' : 'too long'})`));
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -64,5 +77,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limiter,
     challenge: (error?: 'invalid_token') => bearerChallenge(config.publicUrl, '', error),
   });
+  // The same limiter instance: one budget per token across REST and MCP.
+  await app.register(mcpEndpoint, { registry, runtime, limiter });
+  await app.register(mcpProtectedResource, { runtime });
+  await app.register(oauthServer, { db: database.db, publicUrl: config.publicUrl, now: runtime.now });
+  await app.register(webPages, { db: database.db, publicUrl: config.publicUrl, now: runtime.now });
   return app;
 }

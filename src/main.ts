@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
 import { openDatabase, type Database } from './storage/database.ts';
@@ -10,6 +10,11 @@ export function databaseTarget(config: Config) {
     : ({ engine: 'pglite', dataDir: config.dataDir } as const);
 }
 
+/** Extras `atrium serve` adds: the CLI's control socket, opened once the app is built, closed first. */
+export interface ServiceOptions {
+  controlSocket?: (service: { database: Database; log: FastifyBaseLogger }) => Promise<{ close(): Promise<void> } | null>;
+}
+
 export interface RunningService {
   app: FastifyInstance;
   database: Database;
@@ -19,12 +24,21 @@ export interface RunningService {
 }
 
 /** Opens the database, prepares the workspace, and listens: `atrium serve`. */
-export async function startService(config: Config): Promise<RunningService> {
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const database = await openDatabase(databaseTarget(config));
   try {
     const { created } = await prepareWorkspace(database.db, { demo: config.demo });
     const app = await buildApp({ config, database });
-    const address = await app.listen({ port: config.port, host: config.host });
+    let control: { close(): Promise<void> } | null = null;
+    let address: string;
+    try {
+      control = (await options.controlSocket?.({ database, log: app.log })) ?? null;
+      address = await app.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      await control?.close();
+      await app.close();
+      throw error;
+    }
     let stopping: Promise<void> | null = null;
     return {
       app,
@@ -33,6 +47,7 @@ export async function startService(config: Config): Promise<RunningService> {
       address,
       stop() {
         stopping ??= (async () => {
+          await control?.close();
           await app.close();
           await database.close();
         })();

@@ -5,7 +5,8 @@ import { settingsColumns, settingsFromRow } from '../core/settings.ts';
 import type { DB } from '../storage/schema.ts';
 import { hashSecret, sameHash } from './token-format.ts';
 
-const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/;
+// The scheme name is case-insensitive (RFC 9110 §11.1); the token itself is not.
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
 
 export function unauthorized(message = 'A valid bearer token is required'): ApiError {
   return new ApiError('invalid_token', message);
@@ -20,15 +21,19 @@ export function bearerToken(authorization: string | undefined): string | null {
 /**
  * Finds the member and token behind a bearer token, with the workspace settings in the same
  * query, or throws 401 `invalid_token`. A member who can no longer use agents (deactivated, no
- * email address) is refused like an unknown token (spec 5.5).
+ * email address) is refused like an unknown token (spec 5.5). `now` is the service's clock (tests move
+ * it past an expiry); without it the database's clock decides.
  */
-export async function authenticate(db: Kysely<DB>, authorization: string | undefined): Promise<Principal> {
+export async function authenticate(db: Kysely<DB>, authorization: string | undefined, now?: Date): Promise<Principal> {
   const secret = bearerToken(authorization);
   if (!secret) throw unauthorized();
   const hash = hashSecret(secret);
+  const clock = now ? sql`${now.toISOString()}::timestamptz` : sql`now()`;
   const row = await db
     .selectFrom('tokens as t')
     .innerJoin('members as m', 'm.id', 't.member_id')
+    // An OAuth access token also dies with its connection (revoked, or refresh reuse detected).
+    .leftJoin('oauth_grants as g', 'g.id', 't.grant_id')
     .crossJoin('workspace_settings as s')
     .select([
       't.id as token_id',
@@ -39,7 +44,7 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
       'm.id as member_id',
       'm.display_name',
       'm.is_admin',
-      sql<boolean>`t.revoked_at is null and (t.expires_at is null or t.expires_at > now()) and m.active and m.email is not null`.as('usable'),
+      sql<boolean>`t.revoked_at is null and g.revoked_at is null and (t.expires_at is null or t.expires_at > ${clock}) and m.active and m.email is not null`.as('usable'),
       sql<boolean>`t.last_used_at is null or t.last_used_at < now() - interval '1 minute'`.as('stale_use'),
       ...settingsColumns.map((c) => `s.${c}` as const),
     ])

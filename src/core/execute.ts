@@ -32,6 +32,23 @@ export function moduleSwitchedOff(op: Operation, settings: WorkspaceSettings): A
   return new ApiError('feature_disabled', `The ${MODULE_LABELS[op.module]} module is switched off in this workspace`);
 }
 
+/** A read token on a change: refused whatever the request holds (spec 4: "refuses every change"). */
+export function readTokenRefused(op: Operation, principal: Principal): ApiError | null {
+  if (op.access === 'write' && principal.agent.access !== 'write') {
+    return new ApiError('forbidden', 'This token has read access only; changes need a token with read and change access');
+  }
+  return null;
+}
+
+/**
+ * Why this principal can never run this operation, whatever its input: the module is off, or the
+ * token reads only. Doors check it before validating input, so a request that cannot succeed is
+ * told why rather than what is wrong with its body.
+ */
+export function admissionRefusal(op: Operation, principal: Principal): ApiError | null {
+  return moduleSwitchedOff(op, principal.settings) ?? readTokenRefused(op, principal);
+}
+
 /**
  * Runs one operation for one principal, the same way for every door: module switch, token access,
  * then the handler — in one transaction when it writes, so its history entry commits with it.
@@ -43,11 +60,8 @@ export async function runOperation(
   input: Record<string, unknown>,
   call: Call,
 ): Promise<unknown> {
-  const off = moduleSwitchedOff(op, principal.settings);
-  if (off) throw off;
-  if (op.access === 'write' && principal.agent.access !== 'write') {
-    throw new ApiError('forbidden', 'This token has read access only; changes need a token with read and change access');
-  }
+  const refused = admissionRefusal(op, principal);
+  if (refused) throw refused;
   const context = (db: Kysely<DB>): Context => ({
     db,
     actor: principal.actor,

@@ -34,6 +34,14 @@ export function candidateList(given: string, names: readonly string[]): string {
   return ordered.join(', ') + more;
 }
 
+/** `priority` → `priorities`, `status` → `statuses`, `person` → `people`: for no-match messages. */
+export function pluralOf(what: string): string {
+  if (what === 'person') return 'people';
+  if (/[^aeiou]y$/.test(what)) return `${what.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/.test(what)) return `${what}es`;
+  return `${what}s`;
+}
+
 export interface NameOptions<T> {
   /** JSON pointer of the field that held the name, e.g. `/priority`. */
   pointer: string;
@@ -56,6 +64,6 @@ export function resolveName<T>(candidates: readonly T[], given: string, options:
   const display = options.display ?? ((c: T) => options.names(c)[0] ?? '');
   throw new ApiError(
     'invalid',
-    `${options.pointer}: no ${options.what} "${given.trim()}"; ${options.what === 'person' ? 'people' : `${options.what}s`} are ${candidateList(given, candidates.map(display))}`,
+    `${options.pointer}: no ${options.what} "${given.trim()}"; ${pluralOf(options.what)} are ${candidateList(given, candidates.map(display))}`,
   );
 }

@@ -1,4 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { OAuthTables, OAuthTokenColumns } from '../oauth/tables.ts';
+import type { TicketTables } from '../modules/tickets/tables.ts';
+import type { BoardTables } from '../modules/boards/tables.ts';
 
 // Row types as Kysely sees them. Timestamps and dates come back as text (see storage/types.ts)
 // so that microseconds survive; they are written as ISO strings or with now().
@@ -179,7 +182,7 @@ export interface ProjectRolesTable {
   group_id: string | null;
 }
 
-export interface TokensTable {
+export interface TokensTable extends OAuthTokenColumns {
   id: Generated<string>;
   member_id: string;
   kind: 'personal' | 'oauth';
@@ -220,7 +223,7 @@ export interface NotificationsTable {
   delivered_at: string | null;
 }
 
-export interface DB {
+export interface DB extends OAuthTables, TicketTables, BoardTables {
   workspace_settings: WorkspaceSettingsTable;
   members: MembersTable;
   groups: GroupsTable;

@@ -4,11 +4,14 @@ import { WorkspaceFileError } from './errors.ts';
 /** YAML text to a plain value; a syntax error names the file, line and column. */
 export function parseWorkspaceYaml(text: string, fileName = 'workspace file'): unknown {
   try {
-    return parse(text, { prettyErrors: false, uniqueKeys: true }) ?? {};
+    return parse(text, { prettyErrors: true, uniqueKeys: true }) ?? {};
   } catch (error) {
     if (error instanceof YAMLParseError) {
-      const where = error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : 'syntax';
-      throw new WorkspaceFileError(`${fileName} ${where}`, error.message.split('\n')[0] ?? 'not valid YAML');
+      const position = error.linePos?.[0];
+      const where = position ? `line ${position.line}, column ${position.col}` : 'syntax';
+      // The pretty message repeats the position and quotes the line; the first clause is the reason.
+      const reason = (error.message.split('\n')[0] ?? 'not valid YAML').replace(/ at line \d+, column \d+:?$/, '');
+      throw new WorkspaceFileError(`${fileName} ${where}`, reason);
     }
     throw error;
   }

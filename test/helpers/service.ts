@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { DestinationStream } from 'pino';
+import type { LogLevel } from '../../src/config/config.ts';
+import type { Registry } from '../../src/core/registry.ts';
 import { buildApp } from '../../src/app.ts';
 import { createPersonalToken } from '../../src/auth/personal-tokens.ts';
 import type { Access } from '../../src/policy/ability.ts';
@@ -20,6 +23,11 @@ export interface StartOptions {
   rateLimit?: number;
   now?: () => Date;
   publicUrl?: string;
+  /** Operations to serve instead of the service's own (tests of the surfaces themselves). */
+  registry?: Registry;
+  /** Receives the JSON log lines (at logLevel, `info` when a stream is given); silent otherwise. */
+  logStream?: DestinationStream;
+  logLevel?: LogLevel;
 }
 
 export interface Reply<T = any> {
@@ -64,8 +72,10 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   });
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
   const app = await buildApp({
-    config: { publicUrl, logLevel: 'silent' },
+    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent') },
     database,
+    registry: options.registry,
+    logStream: options.logStream,
     rateLimit: options.rateLimit,
     now: options.now,
   });

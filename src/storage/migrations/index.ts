@@ -1,7 +1,13 @@
 import type { Migration } from 'kysely';
 import * as platform from './0001-platform.ts';
+import * as tickets from './0002-tickets.ts';
+import * as oauth from './0003-oauth.ts';
+import * as boards from './0004-boards.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001-platform': platform,
+  '0002-tickets': tickets,
+  '0003-oauth': oauth,
+  '0004-boards': boards,
 };

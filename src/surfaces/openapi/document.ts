@@ -63,7 +63,9 @@ function parameters(op: Operation, components: Map<string, unknown>) {
 
 function errorResponses(op: Operation, components: Map<string, unknown>) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...COMMON_ERRORS, ...op.errors]) {
+  // Any operation taking a body may be sent one over the limit.
+  const bodyErrors: ErrorCode[] = op.body ? ['payload_too_large'] : [];
+  for (const code of [...COMMON_ERRORS, ...bodyErrors, ...op.errors]) {
     const { status } = errorCatalogue[code];
     const codes = byStatus.get(status) ?? [];
     if (!codes.includes(code)) codes.push(code);
@@ -85,7 +87,7 @@ function operationObject(op: Operation, components: Map<string, unknown>): JsonO
   const scopes = op.access === 'read' ? ['tickets:read'] : ['tickets:read', 'tickets:write'];
   const hasBody = op.body && Object.keys(op.body.properties).length > 0;
   return {
-    operationId: op.name,
+    operationId: op.tool ?? op.name,
     summary: op.summary,
     description: op.description,
     tags: [MODULE_TAGS[op.module]],

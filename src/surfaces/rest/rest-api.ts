@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from '../../auth/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
-import { runOperation, type Principal, type Runtime } from '../../core/execute.ts';
+import { admissionRefusal, runOperation, type Principal, type Runtime } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
 import { compileValidator } from '../../core/validation.ts';
@@ -29,7 +29,7 @@ export interface RestDeps {
 async function admit(request: FastifyRequest, deps: RestDeps): Promise<{ principal: Principal; headers: Record<string, string> }> {
   let principal: Principal;
   try {
-    principal = await authenticate(deps.runtime.db, request.headers.authorization);
+    principal = await authenticate(deps.runtime.db, request.headers.authorization, deps.runtime.now());
   } catch (error) {
     if (error instanceof ApiError) {
       error.headers['WWW-Authenticate'] = deps.challenge(request.headers.authorization ? 'invalid_token' : undefined);
@@ -60,6 +60,8 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart === 'body' ? 'strict' : 'coerce'));
 
   const patterns = deps.registry.operations.map((op) => ({ method: op.method, pattern: pathPattern(op.path) }));
+  // Served beside the operations by surfaces/openapi, so a wrong method there is a 405 too.
+  patterns.push({ method: 'GET', pattern: pathPattern('/openapi.json') });
   app.setNotFoundHandler(async (request, reply) => {
     const path = (request.url.split('?')[0] ?? '/').replace(/^\/api\/v1/, '');
     const allowed = [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
@@ -70,7 +72,8 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config.operation) return;
+    const op = request.routeOptions.config.operation;
+    if (!op) return;
     try {
       const { principal, headers } = await admit(request, deps);
       request.principal = principal;
@@ -79,6 +82,17 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
       if (error instanceof ApiError) reply.headers(error.headers);
       throw error;
     }
+    const refused = admissionRefusal(op, request.principal);
+    if (refused) throw refused;
+  });
+
+  // Only JSON bodies (spec 4): other parsers the app knows (text, forms for OAuth) must not feed an operation.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const type = request.headers['content-type'];
+    if (request.method !== 'GET' && type !== undefined && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+      throw new ApiError('invalid', '/: the body must be JSON sent with Content-Type: application/json');
+    }
+    return payload;
   });
 
   app.addHook('preValidation', async (request) => {

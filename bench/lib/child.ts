@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import readline from 'node:readline';
+
+export interface Child<T> {
+  pid: number;
+  /** What the child printed as its first stdout line (JSON): its address and anything else. */
+  ready: T;
+  /** Peak resident set size of the child so far, in bytes (Linux VmHWM), or null elsewhere. */
+  peakRss(): number | null;
+  stop(): Promise<void>;
+}
+
+/** Peak RSS ("high water mark") of a process from /proc; the kernel keeps it, so no sampling is missed. */
+export function peakRssOf(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs a TypeScript file in its own Node process (tsx loader, no wrapper process in between, so
+ * the pid measured is the server's own) and waits for the JSON line it prints when it listens.
+ */
+export async function startChild<T>(file: URL, args: string[], env: Record<string, string> = {}): Promise<Child<T>> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file.pathname, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = await new Promise<T>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      try {
+        resolve(JSON.parse(line) as T);
+      } catch {
+        reject(new Error(`${file.pathname} printed ${line}`));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${file.pathname} exited with ${code}: ${stderr.trim()}`)));
+  });
+  child.stdout!.resume();
+  return {
+    pid: child.pid!,
+    ready,
+    peakRss: () => peakRssOf(child.pid!),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import autocannon from 'autocannon';
+import type { BenchRequest } from '../scenarios/scenario.ts';
+
+export interface LoadSettings {
+  connections: number;
+  /** Seconds measured. */
+  duration: number;
+  /** Seconds of load before measuring, thrown away (JIT, caches, pool). */
+  warmup: number;
+}
+
+export interface LoadFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Answers that were not 2xx, plus connection errors and timeouts: must be 0 for figures to count. */
+  failures: number;
+}
+
+/** Loads one address with autocannon and keeps the figures the report shows. */
+export async function load(baseUrl: string, request: BenchRequest, token: string | null, settings: LoadSettings): Promise<LoadFigures> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const options = {
+    url: `${baseUrl}${request.path}`,
+    method: request.method,
+    headers,
+    connections: settings.connections,
+    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+  };
+  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
+  const result = await autocannon({ ...options, duration: settings.duration });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}

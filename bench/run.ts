@@ -1,0 +1,103 @@
+// npm run bench [-- --duration 10 --connections 16 --warmup 2 --only me --engine pglite|postgres]
+// Loads Atrium and a bare Fastify baseline doing the same single SQL read, on PGlite (always) and
+// on a fresh PostgreSQL database (when 127.0.0.1:5432 answers), and reports the ratio.
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { BenchEnv } from './scenarios/scenario.ts';
+import { startChild } from './lib/child.ts';
+import { load, type LoadSettings } from './lib/load.ts';
+import { loadScenarios } from './lib/load-scenarios.ts';
+import { appendResults, machine, markdownSection, markdownTable, type Row } from './lib/report.ts';
+import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
+
+const SERVICE = new URL('./lib/service-child.ts', import.meta.url);
+const BASELINE = new URL('./lib/baseline-child.ts', import.meta.url);
+const RESULTS = new URL('./RESULTS.md', import.meta.url);
+const OUT = new URL('./out/', import.meta.url);
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '16' },
+    only: { type: 'string' },
+    engine: { type: 'string' },
+    'no-record': { type: 'boolean', default: false },
+  },
+});
+
+const settings: LoadSettings = {
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
+  connections: Number(args.connections),
+};
+
+async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Row[]> {
+  const scenarios = await loadScenarios();
+  const rows: Row[] = [];
+  // Atrium first, then the baseline on the same database (PGlite allows one process per folder).
+  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target)]);
+  const env = service.ready.env;
+  try {
+    for (const [index, scenario] of scenarios.entries()) {
+      if (!wanted.has(index)) continue;
+      console.error(`${target.engine}: Atrium  ${scenario.name}`);
+      const figures = await load(service.ready.url, scenario.request(env), env.token, settings);
+      rows.push({ engine: target.engine, scenario: scenario.name, atrium: { ...figures, peakRssBytes: service.peakRss() }, baseline: null });
+    }
+  } finally {
+    await service.stop();
+  }
+  const baseline = await startChild<{ url: string }>(BASELINE, [JSON.stringify(target.target), JSON.stringify(env)]);
+  try {
+    for (const [index, scenario] of scenarios.entries()) {
+      if (!wanted.has(index) || !scenario.baseline) continue;
+      console.error(`${target.engine}: baseline ${scenario.name}`);
+      const figures = await load(baseline.ready.url, { method: 'GET', path: `/baseline/${index}` }, null, settings);
+      const row = rows.find((r) => r.scenario === scenario.name)!;
+      row.baseline = { ...figures, peakRssBytes: baseline.peakRss() };
+    }
+  } finally {
+    await baseline.stop();
+  }
+  return rows;
+}
+
+const host = machine();
+const all = await loadScenarios();
+const wanted = new Set(all.flatMap((s, i) => (!args.only || s.name.toLowerCase().includes(args.only.toLowerCase()) ? [i] : [])));
+const engines: Array<() => Promise<BenchTarget>> = [];
+const notes: string[] = [
+  'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all).',
+  'Atrium runs with LOG_LEVEL=warn and the per-token rate limit lifted (one token makes all the load); the baseline is a plain Fastify route doing the scenario\'s single SQL read through the same Kysely pool, without auth, validation or serialization schemas.',
+];
+if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget());
+if (!args.engine || args.engine === 'postgres') {
+  if (await postgresAnswers()) engines.push(() => postgresTarget());
+  else notes.push('PostgreSQL: 127.0.0.1:5432 did not answer; PGlite only.');
+}
+
+const rows: Row[] = [];
+for (const open of engines) {
+  const target = await open();
+  try {
+    rows.push(...(await benchEngine(target, wanted)));
+  } finally {
+    await target.dispose();
+  }
+}
+for (const row of rows) {
+  for (const side of [row.atrium, row.baseline]) {
+    if (side && side.failures > 0) notes.push(`${row.engine} ${row.scenario}: ${side.failures} failed requests — figures not trustworthy.`);
+  }
+}
+
+const date = new Date();
+console.log(markdownTable(rows));
+if (!args['no-record']) {
+  appendResults(RESULTS, markdownSection(date, host, settings, rows, notes));
+  fs.mkdirSync(OUT, { recursive: true });
+  const file = new URL(`${date.toISOString().replace(/[:.]/g, '-')}.json`, OUT);
+  fs.writeFileSync(file, `${JSON.stringify({ date: date.toISOString(), machine: host, settings, rows, notes }, null, 2)}\n`);
+  console.error(`recorded in bench/RESULTS.md and ${file.pathname}`);
+}

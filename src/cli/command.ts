@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../storage/schema.ts';
+
+/** What opening the database did before a command ran in this process; null behind the socket. */
+export interface Opening {
+  applied: string[];
+  created: boolean;
+}
+
+export interface CommandContext {
+  opening: Opening | null;
+}
+
+/**
+ * A command that works on the workspace's database. It is written once, as a function over a
+ * database handle, and runs either in the CLI process or inside the running server (through the
+ * control socket), which then parses the same arguments with the same parser.
+ */
+export interface DatabaseCommand {
+  name: string;
+  /** In the CLI process: checks the arguments and completes them (a typed password, an absolute path). */
+  complete(argv: readonly string[]): Promise<string[]>;
+  /** Parses the arguments and does the work; returns what goes to stdout. */
+  execute(db: Kysely<DB>, argv: readonly string[], context: CommandContext): Promise<string>;
+}
+
+export interface CommandSpec<A> {
+  name: string;
+  parse(argv: readonly string[]): A;
+  complete?(argv: readonly string[], args: A): Promise<string[]>;
+  run(db: Kysely<DB>, args: A, context: CommandContext): Promise<string>;
+}
+
+export function defineCommand<A>(spec: CommandSpec<A>): DatabaseCommand {
+  return {
+    name: spec.name,
+    async complete(argv) {
+      const args = spec.parse(argv);
+      return spec.complete ? spec.complete(argv, args) : [...argv];
+    },
+    execute(db, argv, context) {
+      return spec.run(db, spec.parse(argv), context);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { Config } from '../config/config.ts';
+import { ConfigError } from '../config/config.ts';
+import { startService, type RunningService } from '../main.ts';
+import { DataDirBusyError } from '../storage/lock.ts';
+import { parseOptions } from './args.ts';
+import { serveBanner } from './banner.ts';
+import { listenControlSocket, socketPathProblem } from './control-socket.ts';
+import { CommandError } from './errors.ts';
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** `atrium serve`: listens until SIGINT or SIGTERM, then closes the socket, the server, the database and the lock. */
+export async function serve(argv: readonly string[], config: Config): Promise<void> {
+  parseOptions('serve', argv, {});
+  const onPglite = config.databaseUrl === null;
+  const problem = onPglite ? socketPathProblem(config.dataDir) : null;
+  if (problem) throw new ConfigError(problem);
+  // Listening before start-up: a Ctrl+C while the database opens stops cleanly once it has.
+  const stopped = untilSignal();
+  let service: RunningService;
+  try {
+    service = await startService(config, {
+      controlSocket: ({ database, log }) =>
+        onPglite ? listenControlSocket(config.dataDir, database.db, log) : Promise.resolve(null),
+    });
+  } catch (error) {
+    if (error instanceof DataDirBusyError) throw new CommandError(`serve: ${error.message}; is the server already running?`);
+    throw error;
+  }
+  try {
+    const banner = await serveBanner(service.database.db, config, service.address);
+    process.stderr.write(`\n${banner.join('\n')}\n\n`);
+  } catch (error) {
+    service.app.log.error({ err: error }, 'could not print the start-up banner');
+  }
+  const signal = await stopped;
+  service.app.log.info({ signal }, 'stopping');
+  // A second signal while closing stops at once; the lock file goes with the process.
+  const force = () => process.exit(1);
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  await service.stop();
+}

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { createPersonalToken, type TokenLifetime } from '../auth/personal-tokens.ts';
+import { candidateList, normalizeName } from '../core/names.ts';
+import { oneOf, parseOptions, required } from './args.ts';
+import { defineCommand } from './command.ts';
+import { CommandError, UsageError } from './errors.ts';
+import { describeMember, findMember } from './find-member.ts';
+
+const LIFETIMES = { '30': 30, '90': 90, '365': 365, never: null } as const satisfies Record<string, TokenLifetime>;
+type LifetimeName = keyof typeof LIFETIMES;
+export const DEFAULT_LIFETIME: LifetimeName = '90';
+
+export const tokenCreate = defineCommand({
+  name: 'token create',
+  parse(argv) {
+    const { values } = parseOptions('token create', argv, {
+      member: { type: 'string' },
+      name: { type: 'string' },
+      access: { type: 'string' },
+      expires: { type: 'string', default: DEFAULT_LIFETIME },
+    });
+    const lifetime = oneOf('token create', '--expires', values.expires ?? DEFAULT_LIFETIME, Object.keys(LIFETIMES) as LifetimeName[]);
+    return {
+      member: required('token create', 'member', values.member),
+      name: required('token create', 'name', values.name),
+      access: oneOf('token create', '--access', required('token create', 'access', values.access), ['read', 'write'] as const),
+      lifetimeDays: LIFETIMES[lifetime],
+    };
+  },
+  async run(db, args) {
+    const member = await findMember(db, args.member);
+    // spec 5.5: such a token would be refused at once, so it is not made.
+    if (!member.active) throw new CommandError(`token create: ${describeMember(member)} is deactivated and cannot use agents`);
+    if (!member.email) throw new CommandError(`token create: ${member.display_name} has no email address and cannot use agents`);
+    const { secret } = await createPersonalToken(db, {
+      memberId: member.id,
+      name: args.name,
+      access: args.access,
+      lifetimeDays: args.lifetimeDays,
+    });
+    return secret;
+  },
+});
+
+export const tokenRevoke = defineCommand({
+  name: 'token revoke',
+  parse(argv) {
+    const { values } = parseOptions('token revoke', argv, { member: { type: 'string' }, name: { type: 'string' } });
+    return { member: required('token revoke', 'member', values.member), name: required('token revoke', 'name', values.name) };
+  },
+  run: (db, args) =>
+    db.transaction().execute(async (trx) => {
+      const member = await findMember(trx, args.member);
+      const live = await trx
+        .selectFrom('tokens')
+        .select(['id', 'name'])
+        .where('member_id', '=', member.id)
+        .where('kind', '=', 'personal')
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<string>`now()`)]))
+        .orderBy('created_at')
+        .execute();
+      const wanted = normalizeName(args.name);
+      const matching = live.filter((t) => normalizeName(t.name) === wanted);
+      if (matching.length === 0) {
+        throw new UsageError(
+          `token revoke: ${describeMember(member)} has no live personal token named "${args.name}"; their tokens are ${candidateList(args.name, live.map((t) => t.name))}`,
+        );
+      }
+      await trx
+        .updateTable('tokens')
+        .set({ revoked_at: sql<string>`now()` })
+        .where('id', 'in', matching.map((t) => t.id))
+        .execute();
+      const count = matching.length === 1 ? 'the token' : `${matching.length} tokens`;
+      return `revoked ${count} "${matching[0]!.name}" of ${describeMember(member)}`;
+    }),
+});

@@ -1,0 +1,88 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { recordHistory } from '../../core/history.ts';
+import { loadVisibleTicket, presentTicketById } from '../tickets/load.ts';
+import { ticketVisibility } from '../tickets/policy.ts';
+import { presentSummary } from '../tickets/present.ts';
+import type { Ticket, TicketSummary } from '../tickets/schemas.ts';
+import { requireOnBoard } from './card-move.ts';
+import { rankCard, resolvePlace } from './placement.ts';
+import { cardRows } from './summaries.ts';
+import { loadVisibleBoard, requireTicketEdit, type LoadedBoard } from './policy.ts';
+import { presentSprint } from './present.ts';
+import { openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
+import { isBacklog, resolveSprint } from './resolve.ts';
+import type { Backlog, BacklogMoveBody } from './schemas.ts';
+import { all, inNoOpenSprint, inProjects, inSprint, isOpen, MAX_TICKETS, onTicket, visibleTo } from './ticket-sets.ts';
+
+/** The backlog proper: open tickets of the board's projects in no open sprint of the board. */
+export const backlogList = (board: LoadedBoard, projectIds: readonly string[]): RawBuilder<boolean> =>
+  all([inProjects(projectIds), isOpen, inNoOpenSprint(board.id)]);
+
+async function summaries(ctx: Context, condition: RawBuilder<boolean>): Promise<TicketSummary[]> {
+  const ids = await sql<{ id: string }>`
+    select t.id from tickets t join statuses s on s.id = t.status_id
+    where ${condition}
+    order by t.rank nulls last, t.id
+    limit ${MAX_TICKETS}
+  `.execute(ctx.db);
+  const rows = await cardRows(ctx.db, ids.rows.map((r) => r.id));
+  return rows.map((row) => presentSummary(row, ctx.publicUrl));
+}
+
+/** Open sprints in backlog order: the active one first, then future ones in their order. */
+export function openSprintsInOrder(sprints: readonly SprintRow[]): SprintRow[] {
+  return [...sprints.filter((s) => s.state === 'active'), ...sprints.filter((s) => s.state === 'future')];
+}
+
+/** GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, then the backlog; 500 at most each. */
+export async function getBacklog(ctx: Context, number: number): Promise<Backlog> {
+  const board = await loadVisibleBoard(ctx, number);
+  const visibility = await ticketVisibility(ctx);
+  const seen = [inProjects(board.visibleProjects.map((p) => p.id)), visibleTo(visibility)];
+  const sprints = openSprintsInOrder(await sprintRows(ctx.db, board.id));
+  const withTickets = [];
+  for (const sprint of sprints) {
+    withTickets.push({ ...presentSprint(sprint), tickets: await summaries(ctx, all([...seen, inSprint(sprint.id)])) });
+  }
+  const backlog = await summaries(ctx, all([...seen, backlogList(board, board.visibleProjects.map((p) => p.id))]));
+  return { board: board.number, sprints: withTickets, backlog };
+}
+
+/** Records a ticket leaving one open sprint of a board for another (or for the backlog). */
+export async function recordSprintChange(ctx: Context, ticketId: string, from: SprintRow | null, to: SprintRow | null): Promise<void> {
+  await recordHistory(ctx, {
+    entityType: 'ticket',
+    entityId: ticketId,
+    kind: 'sprint',
+    changes: [{ field: 'sprint', from: from?.name ?? null, to: to?.name ?? null }],
+  });
+}
+
+/**
+ * POST /boards/{number}/backlog/moves: into an open sprint or the backlog, before/after a ticket
+ * of that list or at its end. A ticket is in at most one open sprint of a board (a unique index
+ * holds it), so joining one leaves the other; the history records it. Needs ticket:edit.
+ */
+export async function moveToSprint(ctx: Context, number: number, input: BacklogMoveBody): Promise<Ticket> {
+  const board = await loadVisibleBoard(ctx, number);
+  const ticket = await loadVisibleTicket(ctx, input.key, true);
+  requireOnBoard(board, ticket);
+  await requireTicketEdit(ctx, ticket);
+  const sprints = await sprintRows(ctx.db, board.id, true);
+  const target = isBacklog(input.sprint) ? null : resolveSprint(sprints, input.sprint, '/sprint', 'open', board.number);
+
+  const projectIds = board.projects.map((p) => p.id);
+  const list = onTicket(target ? all([inProjects(projectIds), inSprint(target.id)]) : backlogList(board, projectIds));
+  const place = await resolvePlace(ctx, list, input, ticket.id, target ? `sprint "${target.name}"` : `the backlog of board ${board.number}`);
+
+  const current = (await openSprintOf(ctx.db, board.id, ticket.id)) ?? null;
+  if (current?.id !== target?.id) {
+    await takeOutOfOpenSprint(ctx.db, board.id, ticket.id);
+    if (target) await putInSprint(ctx.db, target, [ticket.id]);
+    await ctx.db.updateTable('tickets').set({ updated_at: sql<string>`now()` }).where('id', '=', ticket.id).execute();
+    await recordSprintChange(ctx, ticket.id, current, target);
+  }
+  await rankCard(ctx, list, ticket, place);
+  return presentTicketById(ctx, ticket.id);
+}

@@ -1,0 +1,107 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { normalizeName } from '../../core/names.ts';
+import { ticketVisibility } from '../tickets/policy.ts';
+import { presentSummary } from '../tickets/present.ts';
+import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
+import { presentBoard, presentSprint } from './present.ts';
+import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
+import { resolveSprint } from './resolve.ts';
+import { cardRows } from './summaries.ts';
+import type { Board, BoardDetail, Column } from './schemas.ts';
+import { all, inProjects, inSprint, MAX_TICKETS, statusIn, visibleTo } from './ticket-sets.ts';
+
+const DAY_MS = 86_400_000;
+
+export async function listBoards(ctx: Context): Promise<Board[]> {
+  const boards = await withVisibleProjects(ctx, await listBoardRows(ctx.db));
+  return boards.map((board) => presentBoard(board, ctx.publicUrl));
+}
+
+/** `sprint` on a scrum board: a name or id, `none` for every ticket; left out: the active sprint, if any. */
+async function sprintShown(ctx: Context, board: LoadedBoard, given: string | undefined): Promise<SprintRow | null> {
+  if (board.kind !== 'scrum') return null;
+  if (given !== undefined && normalizeName(given) === 'none') return null;
+  const sprints = await sprintRows(ctx.db, board.id);
+  if (given === undefined) return sprints.find((s) => s.state === 'active') ?? null;
+  return resolveSprint(sprints, given, '/sprint', 'any', board.number);
+}
+
+/**
+ * Done tickets past the retention (spec 2.5): done for longer than `days`, counted from the
+ * resolution, else from the last status change, else from creation.
+ */
+function doneTooLong(days: number | null, now: Date): RawBuilder<boolean> {
+  if (days === null) return sql<boolean>`false`;
+  const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
+  return sql<boolean>`(s.category = 'done' and coalesce(
+    t.resolved_at,
+    (select max(h.at) from history h where h.entity_type = 'ticket' and h.entity_id = t.id and h.kind = 'transitioned'),
+    t.created_at) < ${cutoff}::timestamptz)`;
+}
+
+function columnOf(columns: readonly ColumnRow[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (const column of columns) {
+    for (const status of column.statuses) if (!index.has(normalizeName(status))) index.set(normalizeName(status), column.position);
+  }
+  return index;
+}
+
+/**
+ * GET /boards/{number}: what the board page shows the member — columns in order with their
+ * tickets in rank order (at most 500 in all), how many tickets no column shows, and how many
+ * done ones the retention leaves off. Work-in-progress limits are shown, never enforced.
+ */
+export async function getBoard(ctx: Context, number: number, sprintGiven?: string): Promise<BoardDetail> {
+  const board = await loadVisibleBoard(ctx, number);
+  const [sprint, columns, visibility] = await Promise.all([
+    sprintShown(ctx, board, sprintGiven),
+    boardColumnRows(ctx.db, board.id),
+    ticketVisibility(ctx),
+  ]);
+  const mapped = columns.flatMap((c) => c.statuses);
+  const onBoard = all([
+    inProjects(board.visibleProjects.map((p) => p.id)),
+    visibleTo(visibility),
+    ...(sprint ? [inSprint(sprint.id)] : []),
+  ]);
+  const hidden = doneTooLong(board.done_retention_days, ctx.now());
+
+  // One pass over the board's tickets: both counts and the first 500 shown, in rank order.
+  const result = await sql<{ unmapped: number; hidden_done: number; ids: string[] | null }>`
+    with board as (
+      select t.id, t.rank, ${statusIn(mapped)} as mapped, ${hidden} as hidden
+      from tickets t join statuses s on s.id = t.status_id
+      where ${onBoard}
+    )
+    select (select count(*) from board where not mapped)::int as unmapped,
+           (select count(*) from board where mapped and hidden)::int as hidden_done,
+           (select array_agg(id order by rank nulls last, id) from (
+              select id, rank from board where mapped and not hidden order by rank nulls last, id limit ${MAX_TICKETS}) shown) as ids
+  `.execute(ctx.db);
+  const { unmapped, hidden_done, ids } = result.rows[0] ?? { unmapped: 0, hidden_done: 0, ids: null };
+  const rows = await cardRows(ctx.db, ids ?? []);
+  const position = columnOf(columns);
+  const presented: Column[] = columns.map((c) => ({
+    index: c.position,
+    name: c.name,
+    statuses: c.statuses,
+    min: c.min_tickets,
+    max: c.max_tickets,
+    tickets: [],
+  }));
+  const byPosition = new Map(presented.map((c) => [c.index, c]));
+  for (const row of rows) {
+    const at = position.get(normalizeName(row.status_name));
+    if (at !== undefined) byPosition.get(at)?.tickets.push(presentSummary(row, ctx.publicUrl));
+  }
+  return {
+    ...presentBoard(board, ctx.publicUrl),
+    sprint: sprint ? presentSprint(sprint) : null,
+    columns: presented,
+    unmapped,
+    hidden_done,
+    done_retention_days: board.done_retention_days,
+  };
+}

@@ -1,0 +1,98 @@
+import type { Context } from '../../core/context.ts';
+import { ApiError, invalid } from '../../core/errors.ts';
+import { normalizeName } from '../../core/names.ts';
+import { loadVisibleTicket, presentTicketById } from '../tickets/load.ts';
+import { requirePermission } from '../tickets/policy.ts';
+import { loadWorkflow, type Workflow, type WorkflowTransition } from '../tickets/project-config.ts';
+import type { TicketState } from '../tickets/repo.ts';
+import type { Ticket } from '../tickets/schemas.ts';
+import { transitionTicket } from '../tickets/transitions.ts';
+import { availableTransitions, screenOf, statusById } from '../tickets/workflow-rules.ts';
+import { rankCard, resolvePlace } from './placement.ts';
+import { loadVisibleBoard, requireTicketEdit, type LoadedBoard } from './policy.ts';
+import { boardColumnRows, type ColumnRow } from './repo.ts';
+import { resolveColumn } from './resolve.ts';
+import type { CardMoveBody } from './schemas.ts';
+import { all, inProjects, onTicket, statusIn } from './ticket-sets.ts';
+
+export function requireOnBoard(board: LoadedBoard, ticket: TicketState): void {
+  if (!board.projects.some((p) => p.id === ticket.project_id)) {
+    throw invalid('/key', `${ticket.key} is not on board ${board.number} (it draws from ${board.visibleProjects.map((p) => p.key).join(', ')})`);
+  }
+}
+
+const columnName = (column: ColumnRow) => (column.name ? `"${column.name}"` : `#${column.position}`);
+
+/** The first transition the member may take now into one of the column's statuses (spec 4.3). */
+async function transitionInto(ctx: Context, ticket: TicketState, workflow: Workflow, column: ColumnRow): Promise<WorkflowTransition> {
+  const wanted = new Set(column.statuses.map(normalizeName));
+  const available = await availableTransitions(ctx, ticket, workflow);
+  const found = available.find((t) => wanted.has(normalizeName(statusById(workflow, t.to_status_id).name)));
+  if (found) return found;
+  throw new ApiError(
+    'no_transition',
+    `/column: no transition you can take leads ${ticket.key} from ${statusById(workflow, ticket.status_id).name} into column ${columnName(column)} (${column.statuses.join(', ') || 'no statuses'})`,
+  );
+}
+
+/** A move is never half done: what the transition asks for must be given before anything changes. */
+function requireAsked(transition: WorkflowTransition, input: CardMoveBody): void {
+  const screen = screenOf(transition);
+  if (screen.resolution && input.resolution === undefined) {
+    throw invalid('/resolution', `the move takes transition "${transition.name}", which asks for a resolution; give resolution`);
+  }
+  const missing = (screen.fields ?? []).filter((key) => !Object.keys(input.fields ?? {}).some((k) => normalizeName(k) === normalizeName(key)));
+  if (missing.length) {
+    throw invalid(`/fields/${missing[0]}`, `the move takes transition "${transition.name}", which asks for ${missing.join(', ')}; give them in fields`);
+  }
+}
+
+/** Transition details make no sense for a card that stays in its column. */
+function refuseTransitionDetails(input: CardMoveBody, column: ColumnRow): void {
+  for (const field of ['resolution', 'comment', 'comment_internal', 'assignee', 'fields'] as const) {
+    if (input[field] !== undefined) {
+      throw invalid(`/${field}`, `the ticket is already in column ${columnName(column)}, so the move takes no transition and no ${field}`);
+    }
+  }
+}
+
+/**
+ * POST /boards/{number}/moves. Into another column: ticket:transition and the first transition the
+ * member may take there, with what it asks for. Within its column: a reorder, needing
+ * ticket:edit. Either way the card is ranked before/after its neighbour or at the column's end.
+ * The whole move is one transaction: refused, it changes nothing.
+ */
+export async function moveCard(ctx: Context, number: number, input: CardMoveBody): Promise<Ticket> {
+  const board = await loadVisibleBoard(ctx, number);
+  const ticket = await loadVisibleTicket(ctx, input.key, true);
+  requireOnBoard(board, ticket);
+  const column = resolveColumn(await boardColumnRows(ctx.db, board.id), input.column, board.number);
+  const workflow = await loadWorkflow(ctx.db, ticket.workflow_id);
+  const staying = column.statuses.some((s) => normalizeName(s) === normalizeName(statusById(workflow, ticket.status_id).name));
+
+  let transition: WorkflowTransition | null = null;
+  if (staying) {
+    await requireTicketEdit(ctx, ticket);
+    refuseTransitionDetails(input, column);
+  } else {
+    await requirePermission(ctx, 'ticket:transition', ticket.project_id, ticket.project_key);
+    transition = await transitionInto(ctx, ticket, workflow, column);
+    requireAsked(transition, input);
+  }
+
+  const inColumn = onTicket(all([inProjects(board.projects.map((p) => p.id)), statusIn(column.statuses)]));
+  const place = await resolvePlace(ctx, inColumn, input, ticket.id, `column ${columnName(column)} of board ${board.number}`);
+
+  if (transition) {
+    await transitionTicket(ctx, ticket.key, {
+      transition: transition.id,
+      resolution: input.resolution,
+      comment: input.comment,
+      comment_internal: input.comment_internal,
+      assignee: input.assignee,
+      fields: input.fields,
+    });
+  }
+  await rankCard(ctx, inColumn, ticket, place);
+  return presentTicketById(ctx, ticket.id);
+}

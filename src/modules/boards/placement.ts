@@ -1,0 +1,36 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { invalid } from '../../core/errors.ts';
+import { recordHistory } from '../../core/history.ts';
+import { lockRanks, rankInList, type Place } from './rank.ts';
+
+export interface PlacementInput {
+  before?: string;
+  after?: string;
+}
+
+async function neighbour(ctx: Context, list: RawBuilder<boolean>, key: string, cardId: string, pointer: string, listName: string): Promise<string> {
+  const result = await sql<{ id: string; rank: string | null }>`
+    select t.id, t.rank from tickets t where t.key = ${key.trim().toUpperCase()} and ${list}
+  `.execute(ctx.db);
+  const row = result.rows[0];
+  if (!row || row.id === cardId || row.rank === null) throw invalid(pointer, `${key.trim().toUpperCase()} is not in ${listName}`);
+  return row.rank;
+}
+
+/** `before`/`after` as a place in the list: each must name another ticket of it (422 otherwise). */
+export async function resolvePlace(ctx: Context, list: RawBuilder<boolean>, input: PlacementInput, cardId: string, listName: string): Promise<Place> {
+  const after = input.after !== undefined ? await neighbour(ctx, list, input.after, cardId, '/after', listName) : undefined;
+  if (input.before !== undefined) return { before: await neighbour(ctx, list, input.before, cardId, '/before', listName) };
+  if (after !== undefined) return { after };
+  return 'end';
+}
+
+/** Gives the card its new rank in the list, recorded in its history. */
+export async function rankCard(ctx: Context, list: RawBuilder<boolean>, card: { id: string }, place: Place): Promise<void> {
+  await lockRanks(ctx.db);
+  const current = await ctx.db.selectFrom('tickets').select('rank').where('id', '=', card.id).executeTakeFirstOrThrow();
+  const rank = await rankInList(ctx.db, list, card.id, place);
+  await ctx.db.updateTable('tickets').set({ rank }).where('id', '=', card.id).execute();
+  await recordHistory(ctx, { entityType: 'ticket', entityId: card.id, kind: 'ranked', changes: [{ field: 'rank', from: current.rank, to: rank }] });
+}

@@ -1,0 +1,120 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../storage/schema.ts';
+import type { BoardKind, SprintState } from './tables.ts';
+
+export interface BoardRow {
+  id: string;
+  number: number;
+  name: string;
+  kind: BoardKind;
+  owner_id: string | null;
+  owner_name: string | null;
+  all_projects: boolean;
+  done_retention_days: number | null;
+}
+
+export interface BoardProject {
+  id: string;
+  key: string;
+}
+
+export interface ColumnRow {
+  position: number;
+  name: string | null;
+  statuses: string[];
+  min_tickets: number | null;
+  max_tickets: number | null;
+}
+
+export interface SprintRow {
+  id: string;
+  board_id: string;
+  name: string;
+  goal: string | null;
+  state: SprintState;
+  start_at: string | null;
+  end_at: string | null;
+  completed_at: string | null;
+  position: number;
+}
+
+const boardColumns = sql`b.id, b.number, b.name, b.kind, b.owner_id, m.display_name as owner_name, b.all_projects, b.done_retention_days`;
+
+export async function listBoardRows(db: Kysely<DB>): Promise<BoardRow[]> {
+  const result = await sql<BoardRow>`
+    select ${boardColumns} from boards b left join members m on m.id = b.owner_id order by b.number
+  `.execute(db);
+  return result.rows;
+}
+
+export async function findBoardRow(db: Kysely<DB>, number: number): Promise<BoardRow | undefined> {
+  const result = await sql<BoardRow>`
+    select ${boardColumns} from boards b left join members m on m.id = b.owner_id where b.number = ${number}
+  `.execute(db);
+  return result.rows[0];
+}
+
+/** The projects each board draws from, in the board's order; every project for an all-projects board. */
+export async function boardProjects(db: Kysely<DB>, boards: readonly BoardRow[]): Promise<Map<string, BoardProject[]>> {
+  const byBoard = new Map<string, BoardProject[]>(boards.map((b) => [b.id, []]));
+  if (boards.length === 0) return byBoard;
+  const listed = await db
+    .selectFrom('board_projects as bp')
+    .innerJoin('projects as p', 'p.id', 'bp.project_id')
+    .select(['bp.board_id', 'p.id', 'p.key'])
+    .where('bp.board_id', 'in', boards.map((b) => b.id))
+    .orderBy('bp.position')
+    .execute();
+  for (const row of listed) byBoard.get(row.board_id)?.push({ id: row.id, key: row.key });
+  if (boards.some((b) => b.all_projects)) {
+    const all = await db.selectFrom('projects').select(['id', 'key']).orderBy('position').orderBy('key').execute();
+    for (const board of boards) if (board.all_projects) byBoard.set(board.id, all);
+  }
+  return byBoard;
+}
+
+export async function boardColumnRows(db: Kysely<DB>, boardId: string): Promise<ColumnRow[]> {
+  return db
+    .selectFrom('board_columns')
+    .select(['position', 'name', 'statuses', 'min_tickets', 'max_tickets'])
+    .where('board_id', '=', boardId)
+    .orderBy('position')
+    .execute();
+}
+
+const sprintColumns = ['id', 'board_id', 'name', 'goal', 'state', 'start_at', 'end_at', 'completed_at', 'position'] as const;
+
+/** Every sprint of a board in its order; `forUpdate` locks them so state changes queue. */
+export async function sprintRows(db: Kysely<DB>, boardId: string, forUpdate = false): Promise<SprintRow[]> {
+  let query = db.selectFrom('sprints').select(sprintColumns).where('board_id', '=', boardId).orderBy('position').orderBy('created_at');
+  if (forUpdate) query = query.forUpdate();
+  return query.execute();
+}
+
+export async function sprintById(db: Kysely<DB>, id: string): Promise<SprintRow> {
+  return db.selectFrom('sprints').select(sprintColumns).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The open sprint of this board that holds a ticket, if any. */
+export async function openSprintOf(db: Kysely<DB>, boardId: string, ticketId: string): Promise<SprintRow | undefined> {
+  return db
+    .selectFrom('sprint_tickets as st')
+    .innerJoin('sprints as s', 's.id', 'st.sprint_id')
+    .select(sprintColumns.map((c) => `s.${c}` as const))
+    .where('st.board_id', '=', boardId)
+    .where('st.ticket_id', '=', ticketId)
+    .where('st.open', '=', true)
+    .executeTakeFirst();
+}
+
+export async function takeOutOfOpenSprint(db: Kysely<DB>, boardId: string, ticketId: string): Promise<void> {
+  await db.deleteFrom('sprint_tickets').where('board_id', '=', boardId).where('ticket_id', '=', ticketId).where('open', '=', true).execute();
+}
+
+export async function putInSprint(db: Kysely<DB>, sprint: Pick<SprintRow, 'id' | 'board_id'>, ticketIds: readonly string[]): Promise<void> {
+  if (ticketIds.length === 0) return;
+  await db
+    .insertInto('sprint_tickets')
+    .values(ticketIds.map((ticket_id) => ({ sprint_id: sprint.id, board_id: sprint.board_id, ticket_id, open: true })))
+    .execute();
+}

@@ -1,0 +1,61 @@
+import type { Generated } from 'kysely';
+
+// Row types of migration 0004-boards as Kysely sees them; timestamps come back as text.
+
+export type BoardKind = 'scrum' | 'kanban';
+export type SprintState = 'future' | 'active' | 'closed';
+
+export interface BoardsTable {
+  id: Generated<string>;
+  number: number;
+  name: string;
+  kind: BoardKind;
+  owner_id: string | null;
+  all_projects: Generated<boolean>;
+  done_retention_days: number | null;
+  created_at: Generated<string>;
+}
+
+export interface BoardProjectsTable {
+  board_id: string;
+  project_id: string;
+  position: number;
+}
+
+export interface BoardColumnsTable {
+  id: Generated<string>;
+  board_id: string;
+  position: number;
+  name: string | null;
+  statuses: string[];
+  min_tickets: number | null;
+  max_tickets: number | null;
+}
+
+export interface SprintsTable {
+  id: Generated<string>;
+  board_id: string;
+  name: string;
+  goal: string | null;
+  state: Generated<SprintState>;
+  start_at: string | null;
+  end_at: string | null;
+  completed_at: string | null;
+  position: number;
+  created_at: Generated<string>;
+}
+
+export interface SprintTicketsTable {
+  sprint_id: string;
+  ticket_id: string;
+  board_id: string;
+  open: Generated<boolean>;
+}
+
+export interface BoardTables {
+  boards: BoardsTable;
+  board_projects: BoardProjectsTable;
+  board_columns: BoardColumnsTable;
+  sprints: SprintsTable;
+  sprint_tickets: SprintTicketsTable;
+}

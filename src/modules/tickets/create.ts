@@ -1,0 +1,91 @@
+import type { Context } from '../../core/context.ts';
+import { recordHistory } from '../../core/history.ts';
+import { loadVisibleProject } from '../projects/service.ts';
+import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
+import { presentTicketById } from './load.ts';
+import { announce } from './notify.ts';
+import { resolveAssignee } from './people.ts';
+import { mayAssign, requirePermission, ticketVisibility, canSeeTicket } from './policy.ts';
+import { loadProjectConfig, loadWorkflow } from './project-config.ts';
+import { addWatcher, ensureLabels, setComponents, setLabels, takeTicketNumber, touchTicket } from './repo.ts';
+import type { CreateTicketBody, Ticket } from './schemas.ts';
+import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
+import { ApiError } from '../../core/errors.ts';
+
+/**
+ * POST /tickets: every name and custom field is checked before anything is written, so a
+ * mistake creates nothing; then the number is taken from the project's counter in the same
+ * transaction, so numbers never repeat and never skip.
+ */
+export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
+  const project = await loadVisibleProject(ctx, input.project);
+  await requirePermission(ctx, 'ticket:create', project.id, project.key);
+  const config = await loadProjectConfig(ctx.db, project);
+
+  const type = input.type !== undefined ? resolveType(config, input.type) : config.types[0]!;
+  const priority = input.priority !== undefined ? resolvePriority(config, input.priority) : defaultPriority(ctx, config);
+  const components = resolveComponents(config, input.components ?? []);
+  const parent = input.parent !== undefined ? await resolveParent(ctx, config, input.parent) : null;
+  if (parent && !canSeeTicket(await ticketVisibility(ctx), parent)) {
+    throw new ApiError('parent_not_found', `/parent: no ticket ${input.parent?.trim().toUpperCase()} in project ${config.key}`);
+  }
+  const fields = await checkFieldValues(ctx, fieldsForType(config, type.name), input.fields ?? {});
+
+  let assigneeId: string | null;
+  if (input.assignee !== undefined && (await mayAssign(ctx, project.id))) {
+    assigneeId = input.assignee === null ? null : (await resolveAssignee(ctx, input.assignee, project, null, '/assignee')).id;
+  } else {
+    // left out (or given without ticket:assign, which is ignored): the component's or project's default
+    assigneeId = components.find((c) => c.default_assignee_id)?.default_assignee_id ?? project.default_assignee_id;
+  }
+
+  const workflow = await loadWorkflow(ctx.db, type.workflow_id);
+  const number = await takeTicketNumber(ctx.db, project.id);
+  const key = `${project.key}-${number}`;
+  const created = await ctx.db
+    .insertInto('tickets')
+    .values({
+      project_id: project.id,
+      number,
+      key,
+      summary: input.summary,
+      type_id: type.id,
+      status_id: workflow.statuses[0]!.id,
+      priority_id: priority?.id ?? null,
+      resolution_id: null,
+      assignee_id: assigneeId,
+      reporter_id: ctx.actor.memberId,
+      parent_id: parent?.id ?? null,
+      security_level_id: null,
+      request_type: null,
+      description_format: input.description !== undefined ? 'markdown' : null,
+      description_text: input.description ?? null,
+      environment_format: null,
+      environment_text: null,
+      due_date: input.due_date ?? null,
+      original_estimate_seconds: null,
+      remaining_estimate_seconds: null,
+      time_spent_seconds: null,
+      rank: null,
+      resolved_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const ticket = { id: created.id, key };
+
+  const labels = await ensureLabels(ctx.db, project.id, labelNames(input.labels ?? []));
+  await setLabels(ctx.db, ticket.id, labels.map((l) => l.id));
+  await setComponents(ctx.db, ticket.id, components.map((c) => c.id));
+  const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
+  await addWatcher(ctx.db, ticket.id, ctx.actor.memberId);
+  await touchTicket(ctx.db, ticket.id);
+
+  await recordHistory(ctx, {
+    entityType: 'ticket',
+    entityId: ticket.id,
+    kind: 'created',
+    changes: [{ field: 'key', from: null, to: key }, ...fieldChanges],
+  });
+  await announce(ctx, { ticket, kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null });
+  return presentTicketById(ctx, ticket.id);
+}

@@ -1,0 +1,186 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../storage/schema.ts';
+
+/** The columns of a ticket that rules look at (permission, workflow, arithmetic). */
+export interface TicketState {
+  id: string;
+  key: string;
+  number: number;
+  project_id: string;
+  project_key: string;
+  project_kind: string;
+  project_default_assignee_id: string | null;
+  type_id: string;
+  workflow_id: string;
+  status_id: string;
+  status_category: 'todo' | 'in_progress' | 'done' | null;
+  priority_id: string | null;
+  resolution_id: string | null;
+  assignee_id: string | null;
+  reporter_id: string | null;
+  parent_id: string | null;
+  security_level_id: string | null;
+  summary: string;
+  description_format: string | null;
+  description_text: string | null;
+  due_date: string | null;
+  remaining_estimate_seconds: number | null;
+  time_spent_seconds: number | null;
+  resolved_at: string | null;
+}
+
+/**
+ * One ticket by key (case-insensitive); `forUpdate` locks its row so that concurrent changes to
+ * the same ticket run one after the other.
+ */
+export async function findTicketState(db: Kysely<DB>, key: string, forUpdate = false): Promise<TicketState | undefined> {
+  const lock = forUpdate ? sql`for update of t` : sql``;
+  const result = await sql<TicketState>`
+    select t.id, t.key, t.number, t.project_id, p.key as project_key, p.kind as project_kind,
+           p.default_assignee_id as project_default_assignee_id,
+           t.type_id, tt.workflow_id, t.status_id, s.category as status_category, t.priority_id,
+           t.resolution_id, t.assignee_id, t.reporter_id, t.parent_id, t.security_level_id, t.summary,
+           t.description_format, t.description_text, t.due_date::text as due_date,
+           t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at
+    from tickets t
+    join projects p on p.id = t.project_id
+    join ticket_types tt on tt.id = t.type_id
+    join statuses s on s.id = t.status_id
+    where t.key = ${key.trim().toUpperCase()}
+    ${lock}
+  `.execute(db);
+  return result.rows[0];
+}
+
+/** Everything a Ticket answer shows, by ticket id, in one query. */
+export interface TicketRow {
+  id: string;
+  key: string;
+  number: number;
+  project_id: string;
+  project_key: string;
+  summary: string;
+  type_name: string;
+  status_name: string;
+  status_category: 'todo' | 'in_progress' | 'done' | null;
+  priority_name: string | null;
+  priority_position: number | null;
+  resolution_name: string | null;
+  assignee_id: string | null;
+  assignee_name: string | null;
+  reporter_id: string | null;
+  reporter_name: string | null;
+  parent_key: string | null;
+  security_level_id: string | null;
+  security_level_name: string | null;
+  request_type: string | null;
+  description_format: string | null;
+  description_text: string | null;
+  environment_format: string | null;
+  environment_text: string | null;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+  original_estimate_seconds: number | null;
+  remaining_estimate_seconds: number | null;
+  time_spent_seconds: number | null;
+  labels: string[];
+  components: string[];
+  fix_versions: string[];
+  affected_versions: string[];
+  fields: Record<string, string> | null;
+}
+
+export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promise<TicketRow[]> {
+  if (ids.length === 0) return [];
+  const result = await sql<TicketRow>`
+    select t.id, t.key, t.number, t.project_id, p.key as project_key, t.summary,
+           tt.name as type_name, s.name as status_name, s.category as status_category,
+           pr.name as priority_name, pr.position as priority_position, r.name as resolution_name,
+           t.assignee_id, a.display_name as assignee_name, t.reporter_id, rep.display_name as reporter_name,
+           par.key as parent_key, t.security_level_id, sl.name as security_level_name, t.request_type,
+           t.description_format, t.description_text, t.environment_format, t.environment_text,
+           t.due_date::text as due_date, t.created_at, t.updated_at, t.resolved_at,
+           t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
+           coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
+                     join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}') as labels,
+           coalesce((select array_agg(c.name order by c.position) from ticket_components tc
+                     join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
+           coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
+                     join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_versions,
+           coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
+                     join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
+           (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
+             join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields
+    from tickets t
+    join projects p on p.id = t.project_id
+    join ticket_types tt on tt.id = t.type_id
+    join statuses s on s.id = t.status_id
+    left join priorities pr on pr.id = t.priority_id
+    left join resolutions r on r.id = t.resolution_id
+    left join members a on a.id = t.assignee_id
+    left join members rep on rep.id = t.reporter_id
+    left join tickets par on par.id = t.parent_id
+    left join security_levels sl on sl.id = t.security_level_id
+    where t.id = any(${[...ids]}::uuid[])
+  `.execute(db);
+  const byId = new Map(result.rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is TicketRow => row !== undefined);
+}
+
+/** Takes the project's next ticket number; the row lock makes concurrent creates queue (never repeat, never skip). */
+export async function takeTicketNumber(db: Kysely<DB>, projectId: string): Promise<number> {
+  const row = await db
+    .updateTable('projects')
+    .set((eb) => ({ next_ticket_number: eb('next_ticket_number', '+', 1) }))
+    .where('id', '=', projectId)
+    .returning(sql<number>`next_ticket_number - 1`.as('number'))
+    .executeTakeFirstOrThrow();
+  return row.number;
+}
+
+/** Rebuilds a ticket's search document and marks it updated, in the caller's transaction. */
+export async function touchTicket(db: Kysely<DB>, ticketId: string): Promise<void> {
+  await sql`update tickets set search_vector = ticket_search_document(id), updated_at = now() where id = ${ticketId}`.execute(db);
+}
+
+export async function setLabels(db: Kysely<DB>, ticketId: string, labelIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('ticket_labels').where('ticket_id', '=', ticketId).execute();
+  if (labelIds.length) await db.insertInto('ticket_labels').values(labelIds.map((label_id) => ({ ticket_id: ticketId, label_id }))).execute();
+}
+
+export async function setComponents(db: Kysely<DB>, ticketId: string, componentIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('ticket_components').where('ticket_id', '=', ticketId).execute();
+  if (componentIds.length) {
+    await db.insertInto('ticket_components').values(componentIds.map((component_id) => ({ ticket_id: ticketId, component_id }))).execute();
+  }
+}
+
+export async function setVersions(db: Kysely<DB>, ticketId: string, kind: 'fix' | 'affected', versionIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('ticket_versions').where('ticket_id', '=', ticketId).where('kind', '=', kind).execute();
+  if (versionIds.length) {
+    await db.insertInto('ticket_versions').values(versionIds.map((version_id) => ({ ticket_id: ticketId, version_id, kind }))).execute();
+  }
+}
+
+export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: string): Promise<void> {
+  await db.insertInto('ticket_watchers').values({ ticket_id: ticketId, member_id: memberId }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function watcherIds(db: Kysely<DB>, ticketId: string): Promise<string[]> {
+  const rows = await db.selectFrom('ticket_watchers').select('member_id').where('ticket_id', '=', ticketId).execute();
+  return rows.map((r) => r.member_id);
+}
+
+/** Labels of a project by stored name, creating those it lacks (spec 4.2: new ones are added). */
+export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (names.length === 0) return [];
+  await db
+    .insertInto('labels')
+    .values(names.map((name) => ({ project_id: projectId, name })))
+    .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
+    .execute();
+  const rows = await db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
+  return names.map((name) => rows.find((r) => r.name === name)!).filter(Boolean);
+}

@@ -1,0 +1,144 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
+import { resolvePerson } from './people.ts';
+import { readableCommentSql, ticketVisibility, visibleTicketSql } from './policy.ts';
+import { presentSummary } from './present.ts';
+import { ticketRows } from './repo.ts';
+import type { SearchQuery, TicketSearchResult } from './schemas.ts';
+
+/** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
+export const MAX_CANDIDATES = 250;
+
+const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
+
+/** Words and their beginnings (`word:*`), all of them required; null when the query has no words. */
+export function prefixQuery(query: string): string | null {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
+}
+
+async function filterConditions(ctx: Context, input: SearchQuery): Promise<RawBuilder<boolean>[]> {
+  const conditions: RawBuilder<boolean>[] = [visibleTicketSql(await ticketVisibility(ctx))];
+  if (input.project !== undefined) {
+    const visible = await ctx.ability.visibleProjectIds();
+    const projects = (await ctx.db.selectFrom('projects').select(['id', 'key']).orderBy('key').execute()).filter((p) => visible === null || visible.has(p.id));
+    const project = resolveName(projects, input.project, { pointer: '/project', what: 'project', names: (p) => [p.key] });
+    conditions.push(sql<boolean>`t.project_id = ${project.id}`);
+  }
+  if (input.status === 'open') {
+    conditions.push(sql<boolean>`t.status_id in (select id from statuses where category is distinct from 'done')`);
+  } else if (input.status !== undefined) {
+    conditions.push(sql<boolean>`t.status_id in (select id from statuses where category = ${input.status})`);
+  }
+  if (input.assignee !== undefined) {
+    if (normalizeName(input.assignee) === 'unassigned') conditions.push(sql<boolean>`t.assignee_id is null`);
+    else conditions.push(sql<boolean>`t.assignee_id = ${(await resolvePerson(ctx, input.assignee, '/assignee')).id}`);
+  }
+  if (input.reporter !== undefined) {
+    conditions.push(sql<boolean>`t.reporter_id = ${(await resolvePerson(ctx, input.reporter, '/reporter')).id}`);
+  }
+  if (input.label !== undefined) {
+    conditions.push(sql<boolean>`exists (select 1 from ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id and l.name = ${normalizeLabel(input.label)})`);
+  }
+  if (input.type !== undefined) {
+    conditions.push(sql<boolean>`t.type_id in (select id from ticket_types where lower(name) = ${normalizeName(input.type)})`);
+  }
+  return conditions;
+}
+
+function orderBy(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> {
+  switch (sort) {
+    case 'relevance':
+      return sql`x.rank desc, t.updated_at desc, t.id`;
+    case 'updated':
+      return sql`t.updated_at desc, t.id`;
+    case 'created':
+      return sql`t.created_at desc, t.id`;
+    case 'priority':
+      return sql`pr.position asc nulls last, t.updated_at desc, t.id`;
+    case 'key':
+      return sql`p.key asc, t.number asc`;
+  }
+}
+
+/** Joins only the sort needs, so a page is read in index order where it can be. */
+const SORT_JOINS = sql`join projects p on p.id = t.project_id left join priorities pr on pr.id = t.priority_id`;
+
+/**
+ * GET /tickets. With `query`: PostgreSQL full-text search with prefix matching over the ticket's
+ * search document, plus restricted comments the member may read, plus the exact key; ranked,
+ * cut at 250 candidates, then sorted and paged. Without it the filters alone decide.
+ * Visibility is applied in SQL, so hidden tickets never count.
+ */
+export async function searchTickets(ctx: Context, input: SearchQuery): Promise<TicketSearchResult> {
+  const limit = input.limit ?? 20;
+  const offset = input.offset ?? 0;
+  const conditions = await filterConditions(ctx, input);
+  const where = sql.join(conditions, sql` and `);
+  const query = input.query?.trim() ?? '';
+  let rows: { id: string; total: number }[];
+
+  if (query !== '') {
+    const sort = input.sort ?? 'relevance';
+    const words = prefixQuery(query);
+    const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
+    const visibility = await ticketVisibility(ctx);
+    const tsquery = sql`to_tsquery('simple', ${words ?? ''})`;
+    // Three sources of candidates, each capped: the ticket's document, restricted comments the
+    // member may read, and the exact key (ranked first so the cap never drops it).
+    const ranked = words
+      ? sql`(select t.id, ts_rank(t.search_vector, ${tsquery}) as rank from tickets t
+             where t.search_vector @@ ${tsquery} and ${where}
+             order by rank desc, t.updated_at desc, t.id limit ${MAX_CANDIDATES})
+            union all
+            (select t.id, 0 as rank from tickets t
+             where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
+                            where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(visibility)})
+               and ${where}
+             limit ${MAX_CANDIDATES})
+            union all`
+      : sql``;
+    const result = await sql<{ id: string; total: number }>`
+      with matches as (
+        ${ranked}
+        select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where}
+      ),
+      candidates as (
+        select id, max(rank) as rank from matches group by id order by max(rank) desc limit ${MAX_CANDIDATES}
+      )
+      select t.id, count(*) over () as total
+      from candidates x join tickets t on t.id = x.id ${SORT_JOINS}
+      order by ${orderBy(sort)}
+      limit ${limit} offset ${offset}
+    `.execute(ctx.db);
+    rows = result.rows;
+    if (rows.length === 0 && offset > 0) {
+      const count = await sql<{ total: number }>`
+        with matches as (${ranked} select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where})
+        select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c
+      `.execute(ctx.db);
+      return { total: Number(count.rows[0]?.total ?? 0), limit, offset, tickets: [] };
+    }
+  } else {
+    const sort = input.sort === undefined || input.sort === 'relevance' ? 'updated' : input.sort;
+    const [page, count] = await Promise.all([
+      sql<{ id: string }>`
+        select t.id from tickets t ${SORT_JOINS} where ${where}
+        order by ${orderBy(sort)} limit ${limit} offset ${offset}
+      `.execute(ctx.db),
+      sql<{ total: number }>`select count(*) as total from tickets t where ${where}`.execute(ctx.db),
+    ]);
+    const total = Number(count.rows[0]?.total ?? 0);
+    rows = page.rows.map((r) => ({ id: r.id, total }));
+    if (rows.length === 0) return { total, limit, offset, tickets: [] };
+  }
+
+  const tickets = await ticketRows(ctx.db, rows.map((r) => r.id));
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    limit,
+    offset,
+    tickets: tickets.map((row) => presentSummary(row, ctx.publicUrl)),
+  };
+}

@@ -1,0 +1,81 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError } from '../../core/errors.ts';
+import { moduleSwitchedOff, runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
+import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
+import type { InputPart, ToolEntry } from './tools.ts';
+
+export interface ToolCallDeps {
+  runtime: Runtime;
+  call: Call;
+  /** The REST response serializer for a schema, so both doors return byte-for-byte the same data. */
+  serialize(data: unknown, schema: object): string;
+}
+
+type Parts = Record<InputPart, Record<string, unknown>>;
+
+/** Arguments back into the REST operation's path, query and body; arguments it does not name are ignored (spec 4). */
+function splitArguments(entry: ToolEntry, args: Record<string, unknown>): Parts {
+  const parts: Parts = { params: {}, query: {}, body: {} };
+  for (const [argument, value] of Object.entries(args)) {
+    const target = entry.arguments.get(argument);
+    if (target) parts[target.part][target.name] = value;
+  }
+  return parts;
+}
+
+/** The validators REST uses, in Fastify's order (path, body, query); a 422 names the tool's own argument. */
+function validate(entry: ToolEntry, parts: Parts): void {
+  const { op } = entry;
+  const checks: [InputPart, object | null, ValidationMode][] = [
+    ['params', op.params, 'coerce'],
+    ['body', op.body, 'strict'],
+    ['query', op.query, 'coerce'],
+  ];
+  for (const [part, schema, mode] of checks) {
+    if (!schema) continue;
+    const check = compileValidator(schema, mode);
+    if (check(parts[part])) continue;
+    let message = describeValidationError(check.errors);
+    if (part === 'params') {
+      const [pointer = '', ...rest] = message.split(':');
+      const renamed = op.toolArgs[pointer.replace(/^\//, '')];
+      if (renamed) message = [`/${renamed}`, ...rest].join(':');
+    }
+    throw new ApiError('invalid', message);
+  }
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/**
+ * tools/call: the same validators, the same handler through runOperation, the same answer as REST
+ * as `structuredContent` and as JSON text; a failure the model can act on is an error result
+ * carrying the REST API's sentence.
+ */
+export async function callTool(
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  principal: Principal,
+  deps: ToolCallDeps,
+  structuredOutput: boolean,
+): Promise<CallToolResult> {
+  try {
+    // A switched-off module's tool is not listed; calling it anyway says so whatever the arguments (spec 4.8).
+    const off = moduleSwitchedOff(entry.op, principal.settings);
+    if (off) throw off;
+    const parts = splitArguments(entry, args);
+    validate(entry, parts);
+    const input = { ...parts.body, ...parts.query, ...parts.params };
+    const data = await runOperation(deps.runtime, entry.op, principal, input, deps.call);
+    const text = deps.serialize(data, entry.op.response);
+    const result: CallToolResult = { content: [{ type: 'text', text }], isError: false };
+    if (entry.structured && structuredOutput) result.structuredContent = JSON.parse(text) as Record<string, unknown>;
+    return result;
+  } catch (error) {
+    if (error instanceof ApiError) return errorResult(error.message);
+    deps.call.log.error({ err: error, tool: entry.name }, 'unexpected error in a tool call');
+    return errorResult(`Something went wrong on our side; quote request id ${deps.call.requestId} when reporting it`);
+  }
+}

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../../auth/bearer.ts';
+import { ApiError, errorBody } from '../../core/errors.ts';
+import type { Principal, Runtime } from '../../core/execute.ts';
+import type { Registry } from '../../core/registry.ts';
+import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
+import { bearerChallenge } from '../well-known/protected-resource.ts';
+import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
+import { MCP_PATH } from './protected-resource.ts';
+import { ErrorCode, isProtocolVersion, PROTOCOL_VERSIONS, rpcError, VERSION_WITHOUT_HEADER, type ProtocolVersion } from './protocol.ts';
+import { buildToolset } from './tools.ts';
+
+export interface McpDeps {
+  registry: Registry;
+  runtime: Runtime;
+  /** The limiter REST uses: one budget per token across both doors. */
+  limiter: RateLimiter;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    mcpPrincipal?: Principal;
+  }
+}
+
+/** A batch counts once against the rate limit, so its length is capped (the SDK's own limit). */
+export const MAX_BATCH = 100;
+
+function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** Bearer token → MCP switch → per-token rate limit, before the body is read (ARCHITECTURE §3). */
+async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps): Promise<FastifyReply | undefined> {
+  let principal: Principal;
+  try {
+    principal = await authenticate(deps.runtime.db, request.headers.authorization);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+    const challenge = bearerChallenge(deps.runtime.publicUrl, MCP_PATH, request.headers.authorization ? 'invalid_token' : undefined);
+    return reply.code(error.status).header('WWW-Authenticate', challenge).send(errorBody(error.code, error.message));
+  }
+  if (!principal.settings.mcp) {
+    const message = 'The MCP server is switched off in this workspace; an administrator can switch it on';
+    return reply.code(403).send(errorBody('feature_disabled', message));
+  }
+  const decision = deps.limiter.take(principal.agent.tokenId);
+  reply.headers(rateLimitHeaders(decision));
+  if (!decision.allowed) {
+    return reply.code(429).send(errorBody('rate_limited', 'Too many requests with this token; wait a minute and try again'));
+  }
+  request.mcpPrincipal = principal;
+  return undefined;
+}
+
+/** The 2025-11-25 transport: no header means 2025-03-26; a version we do not speak is 400. */
+function requestVersion(request: FastifyRequest): ProtocolVersion | 'unsupported' {
+  const header = request.headers['mcp-protocol-version'];
+  if (header === undefined) return VERSION_WITHOUT_HEADER;
+  return isProtocolVersion(header) ? header : 'unsupported';
+}
+
+function isJsonContentType(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && /^application\/json\s*(;|$)/i.test(type);
+}
+
+/**
+ * `/mcp`: Streamable HTTP, stateless, JSON answers only (spec 4.8 items 1-7). Our own small
+ * JSON-RPC endpoint: the SDK's server transport departs from the spec's batch rules.
+ */
+export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<void> {
+  const toolset = buildToolset(deps.registry);
+
+  // The body is parsed here, not by Fastify, so that bad JSON is a JSON-RPC parse error (-32700).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+    const status = error.statusCode === 413 ? 413 : 500;
+    if (status === 500) request.log.error({ err: error }, 'unexpected error at /mcp');
+    const message = status === 413 ? 'The request body is larger than 1 MiB' : `Something went wrong on our side; quote request id ${request.id} when reporting it`;
+    return sendJson(reply, status, rpcError(null, status === 413 ? ErrorCode.InvalidRequest : ErrorCode.InternalError, message));
+  });
+
+  // Spec 4.8 item 5: no event stream and no session, so only POST.
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: MCP_PATH,
+    handler: async (_request, reply) =>
+      sendJson(reply.header('Allow', 'POST'), 405, rpcError(null, ErrorCode.InvalidRequest, 'Method not allowed: /mcp takes POST only; there is no event stream and no session')),
+  });
+
+  app.post(MCP_PATH, {
+    onRequest: async (request, reply) => admit(request, reply, deps),
+    handler: async (request, reply) => {
+      const principal = request.mcpPrincipal;
+      if (!principal) throw new Error('admit did not run');
+      if (!isJsonContentType(request)) {
+        return sendJson(reply, 415, rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC sent with Content-Type: application/json'));
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+      } catch {
+        return sendJson(reply, 400, rpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON'));
+      }
+
+      const version = isInitialize(body) ? VERSION_WITHOUT_HEADER : requestVersion(request);
+      if (version === 'unsupported') {
+        const message = `Bad Request: unsupported MCP-Protocol-Version ${String(request.headers['mcp-protocol-version'])}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}`;
+        return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, message));
+      }
+      const exchange: Exchange = {
+        principal,
+        version,
+        runtime: deps.runtime,
+        toolset,
+        call: { door: 'mcp', requestId: request.id, log: request.log },
+        serialize: (data, schema) => reply.serializeInput(data as Record<string, unknown>, schema as Record<string, unknown>),
+      };
+
+      if (Array.isArray(body)) {
+        if (body.length === 0) return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, 'Invalid request: an empty batch'));
+        if (body.length > MAX_BATCH) {
+          return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, `Invalid request: a batch holds at most ${MAX_BATCH} messages`));
+        }
+        const answers: Answer[] = [];
+        // One after the other: a batch is an ordered list, and PGlite has one connection anyway.
+        for (const message of body) {
+          const answer = await answerMessage(message, exchange, true);
+          if (answer) answers.push(answer);
+        }
+        return answers.length ? sendJson(reply, 200, answers) : reply.code(202).send();
+      }
+      const answer = await answerMessage(body, exchange, false);
+      if (!answer) return reply.code(202).send();
+      // A body that is not a JSON-RPC message at all is a bad request; any other answer is a 200.
+      const unusable = 'error' in answer && answer.error.code === ErrorCode.InvalidRequest && answer.id === null;
+      return sendJson(reply, unusable ? 400 : 200, answer);
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { MODULE_LABELS, MODULE_SWITCHES, readSettings, setSwitch, SETTING_SWITCHES, type SettingSwitch, type WorkspaceSettings } from '../../core/settings.ts';
+import { html } from '../html.ts';
+import { layout } from '../layout.ts';
+import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import { csrfMatches, csrfToken, foreignOrigin } from '../session.ts';
+import type { WebDeps } from '../session.ts';
+import { requireSession } from './guard.ts';
+
+const LABELS: Record<SettingSwitch, string> = {
+  rest_api: 'REST API (/api/v1)',
+  mcp: 'MCP server (/mcp)',
+  ...(Object.fromEntries(MODULE_SWITCHES.map((m) => [m, `Module: ${MODULE_LABELS[m]}`])) as Record<(typeof MODULE_SWITCHES)[number], string>),
+};
+
+function isOn(settings: WorkspaceSettings, name: SettingSwitch): boolean {
+  if (name === 'rest_api') return settings.restApi;
+  if (name === 'mcp') return settings.mcp;
+  return settings.modules[name];
+}
+
+/** The administrator's settings page: the same switches the CLI turns. */
+export function adminSettingsRoutes(app: FastifyInstance, deps: WebDeps): void {
+  app.get('/admin/settings', async (request, reply) => {
+    const session = await requireSession(request, reply, deps);
+    if (!session) return reply;
+    if (!session.isAdmin) return errorPage(reply, 403, 'Only administrators can change the workspace settings.', viewerOf(session));
+    const settings = await readSettings(deps.db);
+    const csrf = csrfToken(session.cookie, 'settings');
+    const body = html`<div class="card"><h1>Workspace settings</h1>
+<p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>
+<form method="post" action="/admin/settings"><input type="hidden" name="csrf" value="${csrf}">
+${SETTING_SWITCHES.map(
+  (name) => html`<label><input type="checkbox" name="${name}" value="on"${isOn(settings, name) ? html` checked` : ''}> ${LABELS[name]}</label>`,
+)}
+<button type="submit">Save</button></form></div>`;
+    return sendPage(reply, layout('Settings', body, viewerOf(session)));
+  });
+
+  app.post('/admin/settings', async (request, reply) => {
+    const session = await requireSession(request, reply, deps);
+    if (!session) return reply;
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    if (!session.isAdmin) return errorPage(reply, 403, 'Only administrators can change the workspace settings.', viewerOf(session));
+    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'settings', form.csrf)) {
+      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
+    }
+    const settings = await readSettings(deps.db);
+    for (const name of SETTING_SWITCHES) {
+      const wanted = form[name] === 'on';
+      if (wanted !== isOn(settings, name)) await setSwitch(deps.db, name, wanted);
+    }
+    return reply.redirect('/admin/settings', 303);
+  });
+}

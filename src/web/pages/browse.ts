@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../../core/context.ts';
+import { ApiError } from '../../core/errors.ts';
+import { readSettings } from '../../core/settings.ts';
+import { toTimestamp } from '../../core/time.ts';
+import { getTicket } from '../../modules/tickets/service.ts';
+import type { TicketDetail } from '../../modules/tickets/schemas.ts';
+import { Ability } from '../../policy/ability.ts';
+import { html, type Html } from '../html.ts';
+import { layout } from '../layout.ts';
+import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import type { Session, WebDeps } from '../session.ts';
+import { requireSession } from './guard.ts';
+
+/** The logged-in member as a read-only caller of the same service functions the API uses. */
+async function readContext(deps: WebDeps, session: Session, requestId: string, log: Context['log']): Promise<Context> {
+  return {
+    db: deps.db,
+    actor: { memberId: session.memberId, name: session.name, isAdmin: session.isAdmin },
+    agent: { tokenId: `session:${session.hash}`, kind: 'personal', name: 'browser', access: 'read' },
+    ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access: 'read' }),
+    settings: await readSettings(deps.db),
+    door: 'rest',
+    publicUrl: deps.publicUrl,
+    requestId,
+    log,
+    now: deps.now,
+  };
+}
+
+function richText(text: { text: string } | null): Html {
+  // Shown as stored: the service never turns text into HTML (spec 2.2), and escaping keeps it inert.
+  return text ? html`<pre class="text">${text.text}</pre>` : html`<p class="muted">None.</p>`;
+}
+
+function ticketBody(ticket: TicketDetail): Html {
+  const row = (label: string, value: string | null | undefined) => html`<tr><th>${label}</th><td>${value ?? '—'}</td></tr>`;
+  return html`<div class="card"><h1><span id="ticket-key">${ticket.key}</span> ${ticket.summary}</h1>
+<table>
+${row('Status', ticket.status?.name)}${row('Type', ticket.type)}${row('Priority', ticket.priority)}
+${row('Assignee', ticket.assignee?.name)}${row('Reporter', ticket.reporter?.name)}
+${row('Labels', ticket.labels.join(', ') || null)}${row('Components', ticket.components.join(', ') || null)}
+${row('Parent', ticket.parent)}${row('Created', ticket.created_at ? toTimestamp(ticket.created_at).slice(0, 16).replace('T', ' ') : null)}
+</table>
+<h2>Description</h2>${richText(ticket.description)}
+${ticket.links.length ? html`<h2>Links</h2><ul>${ticket.links.map((l) => html`<li>${l.relation} <a href="/browse/${l.ticket}">${l.ticket}</a> ${l.summary}</li>`)}</ul>` : ''}
+${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul>${ticket.subtasks.map((s) => html`<li><a href="/browse/${s.key}">${s.key}</a> ${s.summary}</li>`)}</ul>` : ''}
+<h2>Comments</h2>
+${
+  ticket.comments.length
+    ? ticket.comments.map((c) => html`<div class="comment"><p><strong>${c.author?.name ?? 'Someone'}</strong> <span class="muted">${toTimestamp(c.created_at).slice(0, 16).replace('T', ' ')}</span></p>${richText(c.body)}</div>`)
+    : html`<p class="muted">No comments.</p>`
+}
+</div>`;
+}
+
+/** /browse/:key: the read-only ticket page behind the same log-in (the `url` field of a ticket). */
+export function browseRoutes(app: FastifyInstance, deps: WebDeps): void {
+  app.get('/browse/:key', async (request, reply) => {
+    const session = await requireSession(request, reply, deps);
+    if (!session) return reply;
+    const { key } = request.params as { key: string };
+    try {
+      const ticket = await getTicket(await readContext(deps, session, request.id, request.log), key);
+      return sendPage(reply, layout(`${ticket.key} ${ticket.summary}`, ticketBody(ticket), viewerOf(session)));
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 422)) {
+        return errorPage(reply, error.status === 422 ? 404 : error.status, error.message, viewerOf(session));
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,29 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { LoginThrottle } from './login-throttle.ts';
+import { activityRoutes } from './pages/activity.ts';
+import { adminSettingsRoutes } from './pages/admin-settings.ts';
+import { agentsRoutes } from './pages/agents.ts';
+import { browseRoutes } from './pages/browse.ts';
+import { loginRoutes } from './pages/login.ts';
+import { errorPage } from './respond.ts';
+import { addPageHeaders } from './security-headers.ts';
+import { currentSession, type WebDeps } from './session.ts';
+
+/** The browser pages: log in and out, AI agents, what my agents did, settings, tickets. Cookies live only here. */
+export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<void> {
+  await app.register(cookie);
+  await app.register(formbody);
+  addPageHeaders(app);
+  app.setErrorHandler((error, request, reply) => {
+    request.log.error({ err: error }, 'unexpected error on a page');
+    return errorPage(reply, 500, `Something went wrong on our side; quote request id ${request.id} when reporting it.`);
+  });
+  app.get('/', async (request, reply) => reply.redirect((await currentSession(request, deps)) ? '/agents' : '/login', 303));
+  loginRoutes(app, deps, new LoginThrottle());
+  agentsRoutes(app, deps);
+  activityRoutes(app, deps);
+  adminSettingsRoutes(app, deps);
+  browseRoutes(app, deps);
+}

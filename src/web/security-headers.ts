@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { STYLE_HASH } from './layout.ts';
+
+/**
+ * Headers of every browser page (login, consent, error, agents, settings): no framing, no
+ * referrer, no caching, nothing loaded but our own inline stylesheet. No `form-action`: Chrome
+ * applies it to the redirect after the consent POST and would block the way back to the client.
+ */
+export const PAGE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': `default-src 'none'; style-src '${STYLE_HASH}'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'`,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+export function addPageHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(PAGE_HEADERS);
+    return payload;
+  });
+}

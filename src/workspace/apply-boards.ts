@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import { candidateList, normalizeName } from '../core/names.ts';
+import { parseSprintDate } from '../modules/boards/dates.ts';
+import type { ApiError } from '../core/errors.ts';
+import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from './context.ts';
+import { fail, filePath } from './path.ts';
+import type { BoardEntry } from './schema.ts';
+import type { StoredRow } from './writer.ts';
+
+type SprintEntry = NonNullable<BoardEntry['sprints']>[number];
+
+function sprintDate(value: string | undefined, path: string): string | null {
+  if (value === undefined) return null;
+  try {
+    return parseSprintDate(value, '');
+  } catch (error) {
+    return fail(path, (error as ApiError).message.replace(/^: /, ''));
+  }
+}
+
+function checkColumns(ctx: CheckContext, board: BoardEntry, at: (...parts: (string | number)[]) => string): void {
+  const known = [...new Set([...ctx.workflows.values()].flatMap((w) => w.statuses))];
+  const seen = new Map<string, string>();
+  board.columns.forEach((column, c) => {
+    column.statuses.forEach((status, s) => {
+      const path = at('columns', c, 'statuses', s);
+      const key = normalizeName(status);
+      if (!known.some((k) => normalizeName(k) === key)) fail(path, `no status "${status.trim()}"; statuses are ${candidateList(status, known)}`);
+      const earlier = seen.get(key);
+      if (earlier) fail(path, `status "${status.trim()}" is already shown by ${earlier}; a status belongs to one column`);
+      seen.set(key, at('columns', c));
+    });
+    if (column.min != null && column.max != null && column.min > column.max) fail(at('columns', c, 'min'), 'is above max');
+  });
+}
+
+function checkSprints(board: BoardEntry, at: (...parts: (string | number)[]) => string): void {
+  const sprints = board.sprints ?? [];
+  if (sprints.length > 0 && board.kind !== 'scrum') fail(at('sprints'), 'only scrum boards have sprints');
+  const names = new Set<string>();
+  let active: string | null = null;
+  sprints.forEach((sprint, s) => {
+    const key = normalizeName(sprint.name);
+    if (names.has(key)) fail(at('sprints', s, 'name'), `sprint "${sprint.name.trim()}" is declared twice`);
+    names.add(key);
+    if (sprint.state === 'active') {
+      if (active) fail(at('sprints', s, 'state'), `a board runs one active sprint at a time (also ${active})`);
+      active = at('sprints', s);
+      if (sprint.end_date === undefined) fail(at('sprints', s, 'end_date'), 'an active sprint needs an end date');
+    }
+    sprintDate(sprint.start_date, at('sprints', s, 'start_date'));
+    sprintDate(sprint.end_date, at('sprints', s, 'end_date'));
+  });
+}
+
+function check(ctx: CheckContext): void {
+  const boards = ctx.file.boards ?? [];
+  const projectKeys = [...new Set([...(ctx.file.projects ?? []).map((p) => p.key.toUpperCase()), ...ctx.existing.projects.keys()])];
+  const numbers = new Map<number, number>();
+  boards.forEach((board, b) => {
+    const at = (...parts: (string | number)[]) => filePath('boards', b, ...parts);
+    const earlier = numbers.get(board.number);
+    if (earlier !== undefined) fail(at('number'), `board ${board.number} is declared twice (also boards[${earlier}])`);
+    numbers.set(board.number, b);
+    if (board.owner) ctx.people.find(board.owner, at('owner'));
+    if (board.projects !== 'all') {
+      board.projects.forEach((key, p) => {
+        if (!projectKeys.includes(key.trim().toUpperCase())) fail(at('projects', p), `no project "${key.trim()}"; projects are ${candidateList(key, projectKeys)}`);
+      });
+    }
+    checkColumns(ctx, board, at);
+    checkSprints(board, at);
+  });
+}
+
+async function applyProjects(ctx: ApplyContext, boardId: string, board: BoardEntry): Promise<void> {
+  const keys = board.projects === 'all' ? [] : board.projects.map((k) => k.trim().toUpperCase());
+  const projects = await ctx.db.selectFrom('projects').select(['id', 'key']).execute();
+  const wanted = keys.map((key) => projects.find((p) => p.key.toUpperCase() === key)!.id);
+  const stored = await ctx.db.selectFrom('board_projects').select('project_id').where('board_id', '=', boardId).orderBy('position').execute();
+  if (stored.map((r) => r.project_id).join() === wanted.join()) return;
+  await ctx.db.deleteFrom('board_projects').where('board_id', '=', boardId).execute();
+  if (wanted.length) {
+    await ctx.db.insertInto('board_projects').values(wanted.map((project_id, position) => ({ board_id: boardId, project_id, position }))).execute();
+  }
+  ctx.writer.log.note('board_projects', 'updated');
+}
+
+async function applyColumns(ctx: ApplyContext, boardId: string, board: BoardEntry): Promise<void> {
+  const stored = await ctx.db.selectFrom('board_columns').selectAll().where('board_id', '=', boardId).execute();
+  for (const [position, column] of board.columns.entries()) {
+    const existing = stored.find((c) => c.position === position) as StoredRow | undefined;
+    await ctx.writer.save('board_columns', existing, {
+      board_id: boardId,
+      position,
+      name: column.name?.trim() ?? null,
+      statuses: column.statuses.map((s) => s.trim()),
+      min_tickets: column.min ?? null,
+      max_tickets: column.max ?? null,
+    });
+  }
+  await ctx.writer.delete(
+    'board_columns',
+    stored.filter((c) => c.position >= board.columns.length).map((c) => c.id),
+  );
+}
+
+/** Sprints of the file are created once, when the board has none of that name; the API runs them afterwards. */
+async function applySprints(ctx: ApplyContext, boardId: string, board: BoardEntry, b: number): Promise<void> {
+  const stored = await ctx.db.selectFrom('sprints').select(['name', 'state', 'position']).where('board_id', '=', boardId).execute();
+  let position = Math.max(-1, ...stored.map((s) => s.position));
+  for (const [s, sprint] of (board.sprints ?? []).entries()) {
+    if (stored.some((row) => normalizeName(row.name) === normalizeName(sprint.name))) continue;
+    const at = (...parts: (string | number)[]) => filePath('boards', b, 'sprints', s, ...parts);
+    const state = sprint.state ?? 'future';
+    if (state === 'active' && stored.some((row) => row.state === 'active')) fail(at('state'), `board ${board.number} already has an active sprint`);
+    const end = sprintDate(sprint.end_date, at('end_date'));
+    const id = await ctx.writer.save('sprints', undefined, {
+      board_id: boardId,
+      name: sprint.name.trim(),
+      goal: sprint.goal ?? null,
+      state,
+      start_at: sprintDate(sprint.start_date, at('start_date')) ?? (state === 'future' ? null : new Date().toISOString()),
+      end_at: end,
+      completed_at: state === 'closed' ? (end ?? new Date().toISOString()) : null,
+      position: ++position,
+    });
+    stored.push({ name: sprint.name, state, position });
+    await addSprintTickets(ctx, boardId, id, state, sprint, at);
+  }
+}
+
+async function addSprintTickets(ctx: ApplyContext, boardId: string, sprintId: string, state: string, sprint: SprintEntry, at: (...parts: (string | number)[]) => string): Promise<void> {
+  for (const [t, key] of (sprint.tickets ?? []).entries()) {
+    const ticket = await ctx.db.selectFrom('tickets').select('id').where('key', '=', key.trim().toUpperCase()).executeTakeFirst();
+    if (!ticket) fail(at('tickets', t), `no ticket ${key.trim().toUpperCase()}`);
+    const open = state !== 'closed';
+    if (open) {
+      const taken = await sql<{ one: number }>`select 1 as one from sprint_tickets where board_id = ${boardId} and ticket_id = ${ticket.id} and open`.execute(ctx.db);
+      if (taken.rows.length) fail(at('tickets', t), `${key.trim().toUpperCase()} is already in an open sprint of this board`);
+    }
+    await ctx.db.insertInto('sprint_tickets').values({ sprint_id: sprintId, ticket_id: ticket.id, board_id: boardId, open }).execute();
+    ctx.writer.log.note('sprint_tickets', 'created');
+  }
+}
+
+/** Boards are upserted by number and never deleted; columns follow the file by position. */
+async function apply(ctx: ApplyContext): Promise<void> {
+  for (const [b, board] of (ctx.file.boards ?? []).entries()) {
+    const existing = await ctx.db.selectFrom('boards').selectAll().where('number', '=', board.number).executeTakeFirst();
+    const id = await ctx.writer.save('boards', existing as StoredRow | undefined, {
+      number: board.number,
+      name: board.name.trim(),
+      kind: board.kind,
+      owner_id: board.owner === undefined ? (existing ? undefined : null) : board.owner === null ? null : ctx.people.id(board.owner, filePath('boards', b, 'owner')),
+      all_projects: board.projects === 'all',
+      done_retention_days: board.done_retention_days === undefined ? (existing ? undefined : null) : board.done_retention_days,
+    });
+    await applyProjects(ctx, id, board);
+    await applyColumns(ctx, id, board);
+    await applySprints(ctx, id, board, b);
+  }
+}
+
+export const boardsSection: WorkspaceSectionHandler = { name: 'boards', check, apply };

@@ -1,0 +1,181 @@
+import { sql } from 'kysely';
+import { parseDuration } from '../core/durations.ts';
+import { ApiError } from '../core/errors.ts';
+import { normalizeName, resolveName } from '../core/names.ts';
+import { checkFieldValuesWith, fieldsForType, writeFieldValues } from '../modules/tickets/fields.ts';
+import { loadProjectConfig, loadWorkflow, type ProjectConfig } from '../modules/tickets/project-config.ts';
+import { addWatcher, ensureLabels, setComponents, setLabels, setVersions } from '../modules/tickets/repo.ts';
+import { labelNames, resolveComponents, resolvePriority, resolveResolution, resolveType } from '../modules/tickets/vocabulary.ts';
+import type { ApplyContext, WorkspaceSectionHandler } from './context.ts';
+import { fail, filePath } from './path.ts';
+import type { ProjectEntry } from './schema.ts';
+import type { TicketSeedEntry } from './ticket-seed-schema.ts';
+
+/**
+ * `projects[].tickets`: seed tickets (the demo's, a test's). Tickets are data, not configuration:
+ * a seed is created once, keyed by its number in the project, and later applies leave it — and
+ * any change made to it since — alone. Names are resolved with the same rules as the API.
+ */
+
+const LINK_INWARD: Record<string, string> = {
+  blocks: 'is blocked by',
+  'relates to': 'relates to',
+  duplicates: 'is duplicated by',
+  clones: 'is cloned by',
+};
+
+/** An API-style name error (422 message) as a workspace-file error at the seed's path. */
+async function at<T>(path: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError) fail(path, error.message.replace(/^\/[\w/]*: /, ''));
+    throw error;
+  }
+}
+
+async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: TicketSeedEntry, path: string): Promise<string> {
+  const where = (field: string) => `${path}.${field}`;
+  const type = seed.type === undefined ? config.types[0]! : await at(where('type'), () => resolveType(config, seed.type!));
+  const workflow = await loadWorkflow(ctx.db, type.workflow_id);
+  const status =
+    seed.status === undefined
+      ? workflow.statuses[0]!
+      : await at(where('status'), () => resolveName(workflow.statuses, seed.status!, { pointer: '/status', what: 'status', names: (s) => [s.name] }));
+  const done = status.category === 'done';
+  const priority = seed.priority === undefined ? null : await at(where('priority'), () => resolvePriority(config, seed.priority!));
+  const resolution = !done
+    ? null
+    : seed.resolution !== undefined
+      ? await at(where('resolution'), () => resolveResolution(config, seed.resolution!))
+      : (config.resolutions.find((r) => r.is_default) ?? null);
+  const person = (ref: string, field: string) => ctx.people.id(ref, where(field));
+  const assigneeId = seed.assignee ? person(seed.assignee, 'assignee') : null;
+  const reporterId = seed.reporter ? person(seed.reporter, 'reporter') : null;
+  const components = await at(where('components'), () => resolveComponents(config, seed.components ?? []));
+  const versions = await at(where('fix_versions'), () =>
+    (seed.fix_versions ?? []).map((v) => resolveName(config.versions, v, { pointer: '/fix_versions', what: 'version', names: (x) => [x.name] })),
+  );
+  let levelId: string | null = null;
+  if (seed.security_level !== undefined) {
+    const levels = await ctx.db.selectFrom('security_levels').select(['id', 'name']).where('project_id', '=', config.id).execute();
+    levelId = (await at(where('security_level'), () => resolveName(levels, seed.security_level!, { pointer: '/security_level', what: 'security level', names: (l) => [l.name] }))).id;
+  }
+  const estimate = seed.estimate === undefined ? null : parseDuration(seed.estimate);
+  if (seed.estimate !== undefined && estimate === null) fail(where('estimate'), `"${seed.estimate}" is not a duration (like 2d or 3h 30m)`);
+  const fields = await at(where('fields'), () =>
+    checkFieldValuesWith(async (ref, pointer) => {
+      const found = ctx.people.find(ref, `${path}.fields${pointer.replace(/^\/fields/, '').replace(/\//g, '.')}`);
+      return { id: found.id!, name: found.name };
+    }, fieldsForType(config, type.name), seed.fields ?? {}),
+  );
+
+  const key = `${config.key}-${seed.number}`;
+  const row = await ctx.db
+    .insertInto('tickets')
+    .values({
+      project_id: config.id,
+      number: seed.number,
+      key,
+      summary: seed.summary,
+      type_id: type.id,
+      status_id: status.id,
+      priority_id: priority?.id ?? null,
+      resolution_id: resolution?.id ?? null,
+      assignee_id: assigneeId,
+      reporter_id: reporterId,
+      parent_id: null,
+      security_level_id: levelId,
+      request_type: null,
+      description_format: seed.description === undefined ? null : (seed.description_format ?? 'markdown'),
+      description_text: seed.description ?? null,
+      environment_format: null,
+      environment_text: null,
+      due_date: seed.due_date ?? null,
+      original_estimate_seconds: estimate,
+      remaining_estimate_seconds: estimate,
+      time_spent_seconds: null,
+      rank: null,
+      resolved_at: done ? new Date().toISOString() : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const labels = await ensureLabels(ctx.db, config.id, labelNames(seed.labels ?? []));
+  await setLabels(ctx.db, row.id, labels.map((l) => l.id));
+  await setComponents(ctx.db, row.id, components.map((c) => c.id));
+  await setVersions(ctx.db, row.id, 'fix', versions.map((v) => v.id));
+  await writeFieldValues(ctx, row.id, fields);
+  for (const id of new Set([reporterId, assigneeId])) if (id) await addWatcher(ctx.db, row.id, id);
+
+  for (const [c, comment] of (seed.comments ?? []).entries()) {
+    const visibility = comment.visibility ?? 'public';
+    const cpath = `${path}.comments[${c}].visibility`;
+    const roleId = typeof visibility === 'object' && 'role' in visibility ? ctx.roleIds.get(normalizeName(visibility.role)) : undefined;
+    const groupId = typeof visibility === 'object' && 'group' in visibility ? ctx.groupIds.get(normalizeName(visibility.group)) : undefined;
+    if (typeof visibility === 'object' && !roleId && !groupId) fail(cpath, `no ${'role' in visibility ? 'role' : 'group'} "${'role' in visibility ? visibility.role : visibility.group}"`);
+    await ctx.db
+      .insertInto('comments')
+      .values({
+        ticket_id: row.id,
+        author_id: person(comment.author, `comments[${c}].author`),
+        body_format: comment.format ?? 'markdown',
+        body_text: comment.body,
+        visibility: typeof visibility === 'string' ? visibility : ('restricted' as const),
+        restricted_role_id: roleId ?? null,
+        restricted_group_id: groupId ?? null,
+        // one transaction shares one now(): keep the file's order
+        created_at: sql<string>`now() + ${c} * interval '1 millisecond'`,
+        edited_at: null,
+      })
+      .execute();
+  }
+  await ctx.db
+    .insertInto('history')
+    .values({ entity_type: 'ticket', entity_id: row.id, kind: 'created', actor_id: reporterId, via: 'workspace file', changes: JSON.stringify([{ field: 'key', from: null, to: key }]) })
+    .execute();
+  ctx.writer.log.note('tickets', 'created');
+  return row.id;
+}
+
+async function applyProjectSeeds(ctx: ApplyContext, project: ProjectEntry, p: number): Promise<void> {
+  const seeds = project.tickets ?? [];
+  if (seeds.length === 0) return;
+  const stored = await ctx.db.selectFrom('projects').select(['id', 'key', 'kind', 'default_assignee_id']).where('key', '=', project.key).executeTakeFirstOrThrow();
+  const config = await loadProjectConfig(ctx.db, stored);
+  const existing = await ctx.db.selectFrom('tickets').select(['id', 'number']).where('project_id', '=', stored.id).execute();
+  const ids = new Map(existing.map((t) => [t.number, t.id]));
+  const numbers = new Set<number>();
+  const created: { seed: TicketSeedEntry; path: string; id: string }[] = [];
+
+  for (const [t, seed] of seeds.entries()) {
+    const path = filePath('projects', p, 'tickets', t);
+    if (numbers.has(seed.number)) fail(`${path}.number`, `${project.key}-${seed.number} is seeded twice`);
+    numbers.add(seed.number);
+    if (ids.has(seed.number)) continue;
+    const id = await createSeed(ctx, config, seed, path);
+    ids.set(seed.number, id);
+    created.push({ seed, path, id });
+  }
+
+  for (const { seed, path, id } of created) {
+    if (seed.parent !== undefined) {
+      const parentId = ids.get(seed.parent);
+      if (!parentId || parentId === id) fail(`${path}.parent`, `no ticket ${project.key}-${seed.parent} in the project`);
+      await ctx.db.updateTable('tickets').set({ parent_id: parentId }).where('id', '=', id).execute();
+    }
+    for (const [l, link] of (seed.links ?? []).entries()) {
+      const targetId = ids.get(link.ticket);
+      if (!targetId) fail(`${path}.links[${l}].ticket`, `no ticket ${project.key}-${link.ticket} in the project`);
+      await ctx.db.insertInto('ticket_links').values({ source_id: id, target_id: targetId, outward: link.relation, inward: LINK_INWARD[link.relation]! }).execute();
+    }
+    await sql`update tickets set search_vector = ticket_search_document(id) where id = ${id}`.execute(ctx.db);
+  }
+  await sql`update projects set next_ticket_number = greatest(next_ticket_number, ${Math.max(...numbers) + 1}) where id = ${stored.id}`.execute(ctx.db);
+}
+
+async function apply(ctx: ApplyContext): Promise<void> {
+  for (const [p, project] of (ctx.file.projects ?? []).entries()) await applyProjectSeeds(ctx, project, p);
+}
+
+/** Runs after projects: seeds name their types, statuses, people, labels and fields. */
+export const ticketsSection: WorkspaceSectionHandler = { name: 'tickets', check: () => {}, apply };

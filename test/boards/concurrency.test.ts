@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase, type Database } from '../../src/storage/database.ts';
+import { postgresServerUrl } from '../helpers/database.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+
+let service: TestService;
+let token: string;
+
+const sprintsPath = '/api/v1/boards/1/sprints';
+
+async function start(app: FastifyInstance, name: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: `${sprintsPath}/${encodeURIComponent(name)}/start`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ end_date: '2026-12-31' }),
+  });
+  return { status: response.statusCode, code: (JSON.parse(response.body) as { error?: { code: string } }).error?.code };
+}
+
+async function futureSprints(prefix: string, count: number): Promise<string[]> {
+  const names = Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
+  for (const name of names) {
+    const reply = await service.request('POST', sprintsPath, { token, body: { name } });
+    expect(reply.status, reply.text).toBe(201);
+  }
+  return names;
+}
+
+async function completeActive(): Promise<void> {
+  const active = (await service.request('GET', sprintsPath, { token })).body.sprints.find((s: { state: string }) => s.state === 'active');
+  if (active) expect((await service.request('POST', `${sprintsPath}/${active.id}/complete`, { token, body: {} })).status).toBe(200);
+}
+
+async function activeCount(): Promise<number> {
+  const rows = await service.db.selectFrom('sprints').select('id').where('state', '=', 'active').execute();
+  return rows.length;
+}
+
+function expectOneWinner(results: { status: number; code?: string }[]): void {
+  expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+  const losers = results.filter((r) => r.status !== 200);
+  expect(losers).toHaveLength(results.length - 1);
+  for (const loser of losers) expect(loser).toEqual({ status: 409, code: 'sprint_active' });
+}
+
+beforeAll(async () => {
+  service = await startTestService({ workspace: 'boards-workspace.yaml' });
+  token = await service.token('lee@example.com');
+});
+afterAll(() => service.close());
+
+describe('one active sprint per board: concurrent starts of different sprints', () => {
+  it('lets exactly one of 20 win; the others are 409 sprint_active', async () => {
+    await completeActive();
+    const names = await futureSprints('Race', 20);
+    const results = await Promise.all(names.map((name) => start(service.app, name)));
+    expectOneWinner(results);
+    expect(await activeCount()).toBe(1);
+  });
+
+  it('holds in the database itself: a second active sprint on the board is refused', async () => {
+    const board = await service.db.selectFrom('boards').select('id').where('number', '=', 1).executeTakeFirstOrThrow();
+    const update = sql`update sprints set state = 'active' where board_id = ${board.id} and state = 'future'`.execute(service.db);
+    await expect(update).rejects.toThrow(/sprints_one_active_per_board/);
+  });
+});
+
+// Two processes need a server database; PGlite is one process by design (ARCHITECTURE §1).
+const pgUrl = postgresServerUrl();
+if (pgUrl !== null) describe('one active sprint per board: two server processes sharing one PostgreSQL', () => {
+  let second: Database;
+  let other: FastifyInstance;
+
+  beforeAll(async () => {
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(service.db);
+    const url = new URL(pgUrl!);
+    url.pathname = `/${rows[0]!.name}`;
+    second = await openDatabase({ engine: 'postgres', url: url.href });
+    other = await buildApp({ config: { publicUrl: service.publicUrl, logLevel: 'silent' }, database: second });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other.close();
+    await second.close();
+  });
+
+  it('lets exactly one of 20 starts, split between the two, win', async () => {
+    await completeActive();
+    const names = await futureSprints('Split', 20);
+    const results = await Promise.all(names.map((name, i) => start(i % 2 === 0 ? service.app : other, name)));
+    expectOneWinner(results);
+    expect(await activeCount()).toBe(1);
+  });
+});

@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { initializeParams, notification, postMcp, request } from './mcp-client.ts';
+
+let service: TestService;
+let token: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  token = await service.token('lee@example.com', 'write');
+});
+afterAll(async () => service.close());
+
+const post = (body: unknown, options: Parameters<typeof postMcp>[2] = {}) => postMcp(service, body, { token, ...options });
+
+describe('transport: every message is a POST; GET and DELETE give 405 (spec 4.8 item 5)', () => {
+  for (const method of ['GET', 'DELETE']) {
+    it(`${method} /mcp is 405 and allows POST only`, async () => {
+      const reply = await service.request(method, '/mcp', { token });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.allow).toBe('POST');
+    });
+  }
+});
+
+describe('transport: a request is answered with one JSON body, never a stream (item 2)', () => {
+  it('answers initialize with application/json', async () => {
+    const reply = await post(request('initialize', initializeParams('2025-11-25')), { version: null });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', result: { protocolVersion: '2025-11-25', capabilities: { tools: {} } } });
+  });
+});
+
+describe('transport: no session is ever issued (item 5)', () => {
+  it('sends no Mcp-Session-Id on initialize, tools/list or a batch', async () => {
+    const replies = [
+      await post(request('initialize', initializeParams('2025-11-25')), { version: null }),
+      await post(request('tools/list')),
+      await post([request('ping'), request('tools/list')]),
+    ];
+    for (const reply of replies) {
+      expect(reply.status).toBe(200);
+      expect(reply.headers['mcp-session-id']).toBeUndefined();
+    }
+  });
+});
+
+describe('transport: a notification or a response is answered 202 with no body (item 3)', () => {
+  it('answers notifications/initialized with 202 and an empty body', async () => {
+    const reply = await post(notification('notifications/initialized'));
+    expect(reply.status).toBe(202);
+    expect(reply.text).toBe('');
+  });
+
+  it('answers a notification the server does not know with 202 too: notifications get no reply', async () => {
+    const reply = await post(notification('notifications/no_such_thing'));
+    expect(reply.status).toBe(202);
+    expect(reply.text).toBe('');
+  });
+
+  it('answers a JSON-RPC response with 202 and an empty body', async () => {
+    const reply = await post({ jsonrpc: '2.0', id: 'from-client', result: {} });
+    expect(reply.status).toBe(202);
+    expect(reply.text).toBe('');
+  });
+});
+
+describe('transport: a batch is answered with an array of replies (item 4)', () => {
+  it('answers each request of a batch in order', async () => {
+    const ping = request('ping');
+    const list = request('tools/list');
+    const reply = await post([ping, list]);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toHaveLength(2);
+    expect(reply.body[0]).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
+    expect(reply.body[1].id).toBe(list.id);
+    expect(reply.body[1].result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('answers a batch of one with an array of one', async () => {
+    const ping = request('ping');
+    const reply = await post([ping]);
+    expect(reply.body).toEqual([{ jsonrpc: '2.0', id: ping.id, result: {} }]);
+  });
+
+  it('gives an invalid element its own error without spoiling the others, and no reply to notifications', async () => {
+    const ping = request('ping');
+    const unknownTool = request('tools/call', { name: 'no_such_tool', arguments: {} });
+    const whoami = request('tools/call', { name: 'whoami', arguments: {} });
+    const reply = await post([ping, notification('notifications/initialized'), { hello: 'world' }, 42, unknownTool, whoami]);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toHaveLength(5);
+    expect(reply.body[0]).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
+    expect(reply.body[1]).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reply.body[2]).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reply.body[3]).toMatchObject({ id: unknownTool.id, error: { code: -32602 } });
+    expect(reply.body[4]).toMatchObject({ id: whoami.id, result: { isError: false, structuredContent: { user: { name: 'Lee Lead' } } } });
+  });
+
+  it('keeps the id of an invalid element that has one', async () => {
+    const reply = await post([{ jsonrpc: '1.0', id: 7, method: 'ping' }]);
+    expect(reply.body).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.any(String) } }]);
+  });
+
+  it('answers an empty array as one invalid request', async () => {
+    const reply = await post([]);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
+  it('refuses a batch of more than 100 messages as one invalid request', async () => {
+    const reply = await post(Array.from({ length: 101 }, () => request('ping')));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect((await post(Array.from({ length: 100 }, () => request('ping')))).body).toHaveLength(100);
+  });
+
+  it('answers a batch of only notifications and responses with 202', async () => {
+    const reply = await post([notification('notifications/initialized'), { jsonrpc: '2.0', id: 3, result: {} }]);
+    expect(reply.status).toBe(202);
+    expect(reply.text).toBe('');
+  });
+
+  it('refuses initialize inside a batch, answering the rest', async () => {
+    const init = request('initialize', initializeParams('2025-03-26'));
+    const ping = request('ping');
+    const reply = await post([init, ping], { version: '2025-03-26' });
+    expect(reply.body[0]).toMatchObject({ id: init.id, error: { code: -32600 } });
+    expect(reply.body[1]).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
+  });
+});
+
+describe('ping is answered with an empty result (item 6)', () => {
+  it('returns {}', async () => {
+    const ping = request('ping');
+    const reply = await post(ping);
+    expect(reply.body).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
+  });
+});
+
+describe('initialize answers the requested version when known, else the newest (item 7)', () => {
+  for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) {
+    it(`answers ${version} with ${version}`, async () => {
+      const reply = await post(request('initialize', initializeParams(version)), { version: null });
+      expect(reply.body.result.protocolVersion).toBe(version);
+      expect(reply.body.result.serverInfo).toMatchObject({ name: 'atrium' });
+      expect(typeof reply.body.result.instructions).toBe('string');
+    });
+  }
+
+  for (const version of ['1999-01-01', '2024-10-07', '2026-07-28']) {
+    it(`answers ${version} with the newest, 2025-11-25`, async () => {
+      const reply = await post(request('initialize', initializeParams(version)), { version: null });
+      expect(reply.body.result.protocolVersion).toBe('2025-11-25');
+    });
+  }
+
+  it('refuses initialize without params as invalid params (-32602)', async () => {
+    const reply = await post(request('initialize'), { version: null });
+    expect(reply.body.error.code).toBe(-32602);
+  });
+});
+
+describe('MCP-Protocol-Version header (2025-11-25 transport)', () => {
+  it('treats a request without the header as 2025-03-26: annotations but no outputSchema', async () => {
+    const reply = await post(request('tools/list'), { version: null });
+    expect(reply.status).toBe(200);
+    const whoami = reply.body.result.tools.find((tool: { name: string }) => tool.name === 'whoami');
+    expect(whoami.annotations).toBeDefined();
+    expect(whoami.outputSchema).toBeUndefined();
+  });
+
+  it('answers an unsupported version with 400', async () => {
+    for (const version of ['1999-01-01', '2024-10-07', 'latest']) {
+      const reply = await post(request('tools/list'), { version });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+  });
+
+  it('lets initialize through whatever the header says: its params carry the version', async () => {
+    const reply = await post(request('initialize', initializeParams('2025-06-18')), { version: '1999-01-01' });
+    expect(reply.body.result.protocolVersion).toBe('2025-06-18');
+  });
+
+  it('shows 2025-11-25 clients title, outputSchema and structuredContent', async () => {
+    const list = await post(request('tools/list'));
+    const whoami = list.body.result.tools.find((tool: { name: string }) => tool.name === 'whoami');
+    expect(whoami).toMatchObject({ title: expect.any(String), outputSchema: { type: 'object' } });
+    const call = await post(request('tools/call', { name: 'whoami', arguments: {} }));
+    expect(call.body.result.structuredContent).toMatchObject({ agent: { access: 'write' } });
+  });
+
+  it('keeps 2024-11-05 clients to the fields of their schema: no annotations or structuredContent', async () => {
+    const list = await post(request('tools/list'), { version: '2024-11-05' });
+    for (const tool of list.body.result.tools) expect(Object.keys(tool).sort()).toEqual(['description', 'inputSchema', 'name']);
+    const call = await post(request('tools/call', { name: 'whoami', arguments: {} }), { version: '2024-11-05' });
+    expect(call.body.result.structuredContent).toBeUndefined();
+    expect(JSON.parse(call.body.result.content[0].text)).toMatchObject({ user: { name: 'Lee Lead' } });
+  });
+});
+
+describe('protocol errors are JSON-RPC errors (spec 4.8, tool results)', () => {
+  it('-32700 for JSON that does not parse', async () => {
+    const reply = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
+  it('-32600 for a body that is not a JSON-RPC 2.0 message', async () => {
+    for (const body of [{ hello: 'world' }, { jsonrpc: '2.0', id: null, method: 'ping' }, 'null', '"text"']) {
+      const reply = await post(body);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+  });
+
+  it('-32601 for a method the server does not have', async () => {
+    for (const method of ['resources/list', 'prompts/list', 'logging/setLevel', 'no/such']) {
+      const message = request(method);
+      const reply = await post(message);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toMatchObject({ id: message.id, error: { code: -32601 } });
+    }
+  });
+
+  it('-32602 for an unknown tool, a call without a name, and arguments that are not an object', async () => {
+    for (const params of [{ name: 'no_such_tool' }, {}, { name: 42 }, { name: 'whoami', arguments: [1] }]) {
+      const message = request('tools/call', params);
+      const reply = await post(message);
+      expect(reply.body).toMatchObject({ id: message.id, error: { code: -32602 } });
+    }
+  });
+
+  it('413 for a body over 1 MiB, as a JSON-RPC error', async () => {
+    const reply = await post(request('tools/call', { name: 'whoami', arguments: { padding: 'x'.repeat(1024 * 1024) } }));
+    expect(reply.status).toBe(413);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
+
+  it('415 for a body that is not sent as JSON', async () => {
+    const reply = await post(JSON.stringify(request('ping')), { headers: { 'content-type': 'text/plain' } });
+    expect(reply.status).toBe(415);
+  });
+});
+
+describe('HTTP level: no or bad token gives 401 with the challenge that starts OAuth (spec 4.8, 5.5)', () => {
+  const metadata = 'resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"';
+
+  it('without a token: realm and resource_metadata, no error code', async () => {
+    const reply = await post(request('ping'), { token: null });
+    expect(reply.status).toBe(401);
+    expect(reply.headers['www-authenticate']).toBe(`Bearer realm="atrium", ${metadata}`);
+    expect(reply.body).toMatchObject({ error: { code: 'invalid_token' } });
+  });
+
+  it('with an unknown token: error="invalid_token" as well', async () => {
+    const reply = await post(request('ping'), { token: 'svc_pat_not-a-real-token' });
+    expect(reply.status).toBe(401);
+    expect(reply.headers['www-authenticate']).toBe(`Bearer realm="atrium", error="invalid_token", ${metadata}`);
+  });
+
+  it('a token in the query string is not accepted', async () => {
+    const reply = await service.request('POST', `/mcp?access_token=${token}`, { body: request('ping') });
+    expect(reply.status).toBe(401);
+  });
+
+  it('serves the MCP protected-resource metadata naming /mcp', async () => {
+    const reply = await service.request('GET', '/.well-known/oauth-protected-resource/mcp');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({
+      resource: 'http://localhost:8080/mcp',
+      authorization_servers: ['http://localhost:8080'],
+      scopes_supported: ['tickets:read', 'tickets:write'],
+      bearer_methods_supported: ['header'],
+    });
+  });
+});
+
+describe('cross-origin access (spec 4.10)', () => {
+  it('answers a preflight from any origin, allowing the MCP headers', async () => {
+    const reply = await service.request('OPTIONS', '/mcp', {
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
+    });
+    expect(reply.status).toBeLessThan(300);
+    expect(reply.headers['access-control-allow-origin']).toBe('*');
+    expect(String(reply.headers['access-control-allow-headers']).toLowerCase()).toContain('mcp-protocol-version');
+  });
+
+  it('exposes WWW-Authenticate and sets no cookie', async () => {
+    const reply = await post(request('ping'), { token: null, headers: { origin: 'https://agent.example' } });
+    expect(String(reply.headers['access-control-expose-headers'])).toContain('WWW-Authenticate');
+    expect(reply.headers['set-cookie']).toBeUndefined();
+  });
+});

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('configuration: every variable has a default', () => {
+  it('starts on port 8080 of 127.0.0.1 with ./data, PGlite, info logs and the demo workspace', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      logLevel: 'info',
+      demo: true,
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT when it is not given', () => {
+    expect(loadConfig({ PORT: '9090' }).publicUrl).toBe('http://localhost:9090');
+  });
+
+  it('takes each variable as given', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://atrium.example.com/',
+      DATA_DIR: '/tmp/atrium-data',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/atrium',
+      LOG_LEVEL: 'WARN',
+      ATRIUM_DEMO: 'off',
+    });
+    expect(config).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      publicUrl: 'https://atrium.example.com',
+      dataDir: '/tmp/atrium-data',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/atrium',
+      logLevel: 'warn',
+      demo: false,
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', LOG_LEVEL: '' })).toEqual(loadConfig({}));
+  });
+});
+
+describe('configuration: a bad value stops start-up with one line naming the variable', () => {
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'localhost:8080' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/?x=1' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/atrium' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['ATRIUM_DEMO', { ATRIUM_DEMO: 'maybe' }],
+  ])('%s: %j', (variable, env) => {
+    const message = refusal(env);
+    expect(message.startsWith(`${variable}: `)).toBe(true);
+    expect(message).not.toContain('\n');
+  });
+
+  it('never repeats a database password in the message', () => {
+    expect(refusal({ DATABASE_URL: 'mysql://user:s3cret@localhost/atrium' })).not.toContain('s3cret');
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { dateToTimestamp, toTimestamp } from '../../src/core/time.ts';
+
+describe('timestamps: ISO 8601 in UTC with microseconds (spec 2.1)', () => {
+  it.each([
+    ['2026-01-02 03:04:05.123456+00', '2026-01-02T03:04:05.123456Z'],
+    ['2026-01-02 03:04:05.6+00', '2026-01-02T03:04:05.600000Z'],
+    ['2026-01-02 03:04:05+00', '2026-01-02T03:04:05.000000Z'],
+    ['2026-01-02 03:04:05.123456+00:00', '2026-01-02T03:04:05.123456Z'],
+    ['2026-01-02T03:04:05.123456Z', '2026-01-02T03:04:05.123456Z'],
+    ['2026-01-02T03:04:05.1234567Z', '2026-01-02T03:04:05.123456Z'],
+  ])('%s → %s', (stored, shown) => {
+    expect(toTimestamp(stored)).toBe(shown);
+  });
+
+  it('turns an offset other than UTC into UTC', () => {
+    expect(toTimestamp('2026-01-02 05:04:05.5+02')).toBe('2026-01-02T03:04:05.500000Z');
+  });
+
+  it('keeps null as null', () => {
+    expect(toTimestamp(null)).toBeNull();
+  });
+
+  it('refuses text that is not a timestamp', () => {
+    expect(() => toTimestamp('yesterday')).toThrow();
+  });
+
+  it('writes a Date with six fraction digits', () => {
+    expect(dateToTimestamp(new Date(Date.UTC(2026, 10, 22, 5, 30, 0, 7)))).toBe('2026-11-22T05:30:00.007000Z');
+  });
+});

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const METADATA = 'https://atrium.example.com/.well-known/oauth-protected-resource';
+const CHALLENGE = `Bearer realm="atrium", resource_metadata="${METADATA}"`;
+const INVALID_CHALLENGE = `Bearer realm="atrium", error="invalid_token", resource_metadata="${METADATA}"`;
+
+let service: TestService;
+/** The service's clock runs this far ahead of the real one; tests move it past an expiry. */
+let clockAhead = 0;
+
+beforeAll(async () => {
+  service = await startTestService({ publicUrl: 'https://atrium.example.com', now: () => new Date(Date.now() + clockAhead) });
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+async function memberId(name: string): Promise<string> {
+  const row = await service.db.selectFrom('members').select('id').where('display_name', '=', name).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function mint(name: string, lifetimeDays: 30 | 90 | 365 | null = null) {
+  return createPersonalToken(service.db, { memberId: await memberId(name), name: 'agent', access: 'write', lifetimeDays });
+}
+
+function expectRefused(reply: Awaited<ReturnType<TestService['request']>>, challenge: string) {
+  expect(reply.status).toBe(401);
+  expect(reply.body).toEqual({ error: { code: 'invalid_token', message: expect.any(String) } });
+  expect(reply.headers['www-authenticate']).toBe(challenge);
+}
+
+describe('personal tokens: svc_pat_ followed by 32 random bytes in base64url (spec 5.1, 5.4)', () => {
+  it('begins svc_pat_ and carries 43 base64url characters', async () => {
+    const secret = await service.token('dev1@example.com');
+    expect(secret).toMatch(/^svc_pat_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(secret.slice(8), 'base64url')).toHaveLength(32);
+  });
+
+  it('is different every time', async () => {
+    const secrets = await Promise.all([1, 2, 3].map(() => service.token('dev1@example.com')));
+    expect(new Set(secrets).size).toBe(3);
+  });
+});
+
+describe('personal tokens: only a SHA-256 hash is kept (spec 5.1)', () => {
+  it('stores the hash of the secret and never the secret or any part of it', async () => {
+    const secret = await service.token('dev2@example.com', 'read', 'hash check');
+    const rows = await service.db.selectFrom('tokens').selectAll().where('name', '=', 'hash check').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token_hash).toBe(createHash('sha256').update(secret).digest('hex'));
+    const stored = JSON.stringify(await service.db.selectFrom('tokens').selectAll().execute());
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(secret.slice(8));
+    expect(stored).not.toContain(secret.slice(8, 24));
+  });
+
+  it('keeps name, access, expiry, last use and revocation', async () => {
+    const { id, secret } = await mint('Dev One', 90);
+    const before = await service.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(before).toMatchObject({ name: 'agent', access: 'write', kind: 'personal', last_used_at: null, revoked_at: null });
+    const expires = new Date(before.expires_at!).getTime() - new Date(before.created_at).getTime();
+    expect(Math.round(expires / DAY)).toBe(90);
+    expect((await service.request('GET', '/api/v1/me', { token: secret })).status).toBe(200);
+    const after = await service.db.selectFrom('tokens').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after.last_used_at).not.toBeNull();
+  });
+});
+
+describe('personal tokens: only the Authorization: Bearer header carries a token (spec 5)', () => {
+  let secret: string;
+  beforeAll(async () => {
+    secret = await service.token('vic@example.com', 'read');
+  });
+
+  it('works in the Authorization header, whatever the case of "Bearer"', async () => {
+    expect((await service.request('GET', '/api/v1/me', { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
+    expect((await service.request('GET', '/api/v1/me', { headers: { authorization: `bearer ${secret}` } })).status).toBe(200);
+  });
+
+  it('is refused in the query string', async () => {
+    expectRefused(await service.request('GET', `/api/v1/me?access_token=${secret}`), CHALLENGE);
+  });
+
+  it('is refused in a cookie', async () => {
+    expectRefused(await service.request('GET', '/api/v1/me', { headers: { cookie: `access_token=${secret}; token=${secret}` } }), CHALLENGE);
+  });
+
+  it('is refused through basic auth', async () => {
+    const basic = Buffer.from(`vic@example.com:${secret}`).toString('base64');
+    expectRefused(await service.request('GET', '/api/v1/me', { headers: { authorization: `Basic ${basic}` } }), INVALID_CHALLENGE);
+  });
+
+  it('is refused in a form or JSON body', async () => {
+    const reply = await service.request('GET', '/api/v1/projects', { body: { access_token: secret } });
+    expectRefused(reply, CHALLENGE);
+  });
+});
+
+describe('personal tokens: 401 invalid_token when a token stops working (spec 5.5)', () => {
+  it('refuses a request with no token, naming the protected-resource metadata', async () => {
+    expectRefused(await service.request('GET', '/api/v1/projects'), CHALLENGE);
+  });
+
+  it('refuses an unknown token', async () => {
+    expectRefused(await service.request('GET', '/api/v1/me', { token: `svc_pat_${'A'.repeat(43)}` }), INVALID_CHALLENGE);
+    expectRefused(await service.request('GET', '/api/v1/me', { token: 'not-a-token' }), INVALID_CHALLENGE);
+  });
+
+  it('refuses a revoked token at once', async () => {
+    const { id, secret } = await mint('Lee Lead');
+    expect((await service.request('GET', '/api/v1/me', { token: secret })).status).toBe(200);
+    expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+    expectRefused(await service.request('GET', '/api/v1/me', { token: secret }), INVALID_CHALLENGE);
+  });
+
+  it('refuses an expired token', async () => {
+    const { secret } = await mint('Dev Two', 30);
+    clockAhead = 29 * DAY;
+    try {
+      expect((await service.request('GET', '/api/v1/me', { token: secret })).status).toBe(200);
+      clockAhead = 31 * DAY;
+      expectRefused(await service.request('GET', '/api/v1/me', { token: secret }), INVALID_CHALLENGE);
+    } finally {
+      clockAhead = 0;
+    }
+  });
+
+  it('never expires a token made without a lifetime', async () => {
+    const { secret } = await mint('Dev Two', null);
+    clockAhead = 3650 * DAY;
+    try {
+      expect((await service.request('GET', '/api/v1/me', { token: secret })).status).toBe(200);
+    } finally {
+      clockAhead = 0;
+    }
+  });
+
+  it('refuses the token of a deactivated member', async () => {
+    const { secret } = await mint('Gone Member');
+    expectRefused(await service.request('GET', '/api/v1/me', { token: secret }), INVALID_CHALLENGE);
+  });
+
+  it('refuses the token of a member without an email address', async () => {
+    const { secret } = await mint('No Email');
+    expectRefused(await service.request('GET', '/api/v1/me', { token: secret }), INVALID_CHALLENGE);
+  });
+
+  it('answers a 401 on every operation of the registry, before anything else', async () => {
+    for (const path of ['/api/v1/me', '/api/v1/projects', '/api/v1/projects/CORE', '/api/v1/projects/NOPE']) {
+      expectRefused(await service.request('GET', path), CHALLENGE);
+    }
+  });
+});
+
+describe('personal tokens: the protected-resource metadata the challenge names (spec 5.2, RFC 9728)', () => {
+  it('is served without a token and describes the REST API', async () => {
+    const reply = await service.request('GET', '/.well-known/oauth-protected-resource');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      resource: 'https://atrium.example.com',
+      authorization_servers: ['https://atrium.example.com'],
+      scopes_supported: ['tickets:read', 'tickets:write'],
+      bearer_methods_supported: ['header'],
+      resource_name: expect.any(String),
+      resource_documentation: expect.stringMatching(/^https:\/\/atrium\.example\.com\//),
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+
+let service: TestService;
+let token: string;
+
+beforeAll(async () => {
+  service = await startTestService({ workspace: 'tickets-workspace.yaml' });
+  token = await service.token('lee@example.com');
+});
+afterAll(() => service.close());
+
+const create = (summary: string, extra: Record<string, unknown> = {}) =>
+  service.request('POST', '/api/v1/tickets', { token, body: { project: 'TIX', summary, ...extra } });
+
+describe('ticket numbers: per project, never repeated, never skipped', () => {
+  it('gives 50 concurrent creates 50 distinct consecutive keys after the seeds', async () => {
+    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => create(`Concurrent ${i}`)));
+    expect(replies.every((r) => r.status === 201)).toBe(true);
+    const numbers = replies.map((r) => Number(r.body.key.split('-')[1])).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => 6 + i));
+  });
+
+  it('does not use up a number when a create is refused', async () => {
+    expect((await create('Refused', { fields: { nope: 1 } })).status).toBe(422);
+    expect((await create('Next')).body.key).toBe('TIX-56');
+  });
+
+  it('numbers each project on its own', async () => {
+    const reply = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'OTHER', summary: 'Elsewhere' } });
+    expect(reply.body.key).toBe('OTHER-2');
+  });
+});

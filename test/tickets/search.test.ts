@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+
+let service: TestService;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  service = await startTestService({ workspace: 'tickets-workspace.yaml' });
+  for (const who of ['lee', 'dev1', 'dev2']) tokens[who] = await service.token(`${who}@example.com`);
+  const make = (body: Record<string, unknown>) => service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'TIX', ...body } });
+  await make({ summary: 'Payment gateway rejects refunds', labels: ['payments'], priority: 'Low' });
+  await make({ summary: 'Refund emails', description: 'The payment receipt is wrong', priority: 'High', assignee: 'Dev Two' });
+  await make({ summary: 'Unrelated chore', fields: { story_points: 4711 } });
+  for (let i = 0; i < 25; i += 1) await make({ summary: `Bulk item ${i}`, labels: ['bulk'] });
+});
+afterAll(() => service.close());
+
+const search = async (query: string, who = 'lee') => service.request('GET', `/api/v1/tickets?${query}`, { token: tokens[who] });
+const keys = async (query: string, who = 'lee') => (await search(query, who)).body.tickets.map((t: { key: string }) => t.key);
+const summaries = async (query: string) => (await search(query)).body.tickets.map((t: { summary: string }) => t.summary);
+
+describe('search: words and their beginnings', () => {
+  it('matches the beginning of a word', async () => {
+    expect(await summaries('query=refu')).toEqual(expect.arrayContaining(['Payment gateway rejects refunds', 'Refund emails']));
+  });
+
+  it('needs every word', async () => {
+    expect(await summaries('query=paym%20gate')).toEqual(['Payment gateway rejects refunds']);
+  });
+
+  it('finds words in descriptions, labels, custom fields and comments', async () => {
+    expect(await summaries('query=receipt')).toEqual(['Refund emails']);
+    expect(await summaries('query=payments')).toContain('Payment gateway rejects refunds');
+    expect(await summaries('query=4711')).toEqual(['Unrelated chore']);
+    expect(await keys('query=staging')).toEqual(['TIX-1']);
+  });
+
+  it('always includes the ticket whose key is the query, first', async () => {
+    const found = await keys('query=tix-3');
+    expect(found[0]).toBe('TIX-3');
+  });
+});
+
+describe('search: relevance first with a query', () => {
+  it('ranks a summary match above a description match', async () => {
+    expect(await summaries('query=payment')).toEqual(['Payment gateway rejects refunds', 'Refund emails']);
+  });
+});
+
+describe('search: reads the member’s own writes at once', () => {
+  it('finds a comment the moment it is added', async () => {
+    expect(await keys('query=kumquat')).toEqual([]);
+    await service.request('POST', '/api/v1/tickets/TIX-3/comments', { token: tokens.lee, body: { body: 'kumquat smoothie' } });
+    expect(await keys('query=kumquat')).toEqual(['TIX-3']);
+  });
+
+  it('finds a changed summary at once and forgets the old one', async () => {
+    const key = (await service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'TIX', summary: 'Zanzibar' } })).body.key;
+    await service.request('PATCH', `/api/v1/tickets/${key}`, { token: tokens.lee, body: { summary: 'Madagascar' } });
+    expect(await keys('query=zanzibar')).toEqual([]);
+    expect(await keys('query=madagascar')).toEqual([key]);
+  });
+});
+
+describe('search: filters', () => {
+  it('filters by status category, open meaning not done', async () => {
+    expect(await keys('project=TIX&status=done')).toEqual(['TIX-4']);
+    expect(await keys('project=TIX&status=open&limit=100')).not.toContain('TIX-4');
+    expect(await keys('project=TIX&status=in_progress&sort=key')).toEqual(['TIX-1', 'TIX-5']);
+  });
+
+  it('filters by assignee (me, unassigned, a person) and reporter', async () => {
+    expect(await keys('assignee=me', 'dev1')).toEqual(['TIX-1']);
+    expect(await summaries('assignee=Dev%20Two')).toEqual(['Refund emails']);
+    expect(await keys('reporter=Dev%20One')).toEqual(['TIX-3']);
+    expect((await search('assignee=unassigned&limit=100')).body.tickets.every((t: { assignee: unknown }) => t.assignee === null)).toBe(true);
+  });
+
+  it('filters by label, type and project', async () => {
+    expect((await search('label=bulk')).body.total).toBe(25);
+    expect(await keys('type=bug')).toEqual(expect.arrayContaining(['TIX-1', 'TIX-4']));
+    expect(await keys('project=other')).toEqual(['OTHER-1']);
+  });
+
+  it('refuses a project that matches nothing, listing the keys', async () => {
+    const reply = await search('project=NOPE');
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.message).toContain('"TIX"');
+  });
+});
+
+describe('search: sorts', () => {
+  it('sorts by key', async () => {
+    expect((await keys('project=TIX&sort=key&limit=4'))).toEqual(['TIX-1', 'TIX-2', 'TIX-3', 'TIX-4']);
+  });
+
+  it('sorts by priority, highest first', async () => {
+    const found = await summaries('query=refund&sort=priority');
+    expect(found).toEqual(['Refund emails', 'Payment gateway rejects refunds']);
+  });
+
+  it('sorts by most recently updated without a query', async () => {
+    const dates = (await search('limit=10')).body.tickets.map((t: { updated_at: string }) => t.updated_at);
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+
+  it('sorts by created', async () => {
+    expect((await summaries('label=bulk&sort=created&limit=1'))).toEqual(['Bulk item 24']);
+  });
+});
+
+describe('search: limit 1 to 100, default 20, and offset', () => {
+  it('pages with limit and offset and reports the total', async () => {
+    const first = (await search('label=bulk')).body;
+    expect(first).toMatchObject({ total: 25, limit: 20, offset: 0 });
+    expect(first.tickets).toHaveLength(20);
+    const second = (await search('label=bulk&offset=20')).body;
+    expect(second.tickets).toHaveLength(5);
+    expect(new Set([...first.tickets, ...second.tickets].map((t: { key: string }) => t.key)).size).toBe(25);
+    expect((await search('label=bulk&offset=40')).body).toMatchObject({ total: 25, tickets: [] });
+  });
+
+  it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=ten', 'sort=random', 'status=closed'])('refuses %s with 422', async (query) => {
+    const reply = await search(query);
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.code).toBe('invalid');
+  });
+
+  it('answers summaries with every field', async () => {
+    const [ticket] = (await search('query=TIX-1')).body.tickets;
+    expect(Object.keys(ticket).sort()).toEqual(['assignee', 'key', 'labels', 'priority', 'project', 'status', 'summary', 'type', 'updated_at', 'url']);
+  });
+});

@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+
+let service: TestService;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  service = await startTestService({ workspace: 'tickets-workspace.yaml' });
+  for (const who of ['ada', 'lee', 'dev1', 'dev2', 'vic', 'olga']) tokens[who] = await service.token(`${who}@example.com`, 'write', `${who}'s agent`);
+});
+afterAll(() => service.close());
+
+const call = (who: string, method: string, path: string, body?: unknown) => service.request(method, `/api/v1${path}`, { token: tokens[who], body });
+const create = (who: string, body: Record<string, unknown>) => call(who, 'POST', '/tickets', { project: 'TIX', ...body });
+const ticketCount = async () => Number((await service.db.selectFrom('tickets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const history = (key: string) =>
+  service.db
+    .selectFrom('history as h')
+    .innerJoin('tickets as t', 't.id', 'h.entity_id')
+    .select(['h.kind', 'h.changes', 'h.actor_id', 'h.via'])
+    .where('t.key', '=', key)
+    .orderBy('h.at')
+    .execute();
+const notifications = (key: string) =>
+  service.db
+    .selectFrom('notifications as n')
+    .innerJoin('tickets as t', 't.id', 'n.entity_id')
+    .innerJoin('members as m', 'm.id', 'n.member_id')
+    .select(['m.username', 'n.kind', 'n.payload'])
+    .where('t.key', '=', key)
+    .execute();
+
+describe('create: the member becomes reporter and watcher; defaults fill what is left out', () => {
+  it('creates a ticket with 201, the first type, the default priority and the first status', async () => {
+    const { status, body } = await create('dev1', { summary: 'Add a health endpoint', description: 'Use **GFM**' });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({
+      project: 'TIX',
+      type: 'Task',
+      priority: 'Medium',
+      status: { name: 'To Do', category: 'todo' },
+      reporter: { name: 'Dev One' },
+      assignee: null,
+      description: { format: 'markdown', text: 'Use **GFM**' },
+    });
+    expect(body.key).toMatch(/^TIX-\d+$/);
+    expect(body).not.toHaveProperty('comments');
+    expect(body).not.toHaveProperty('transitions');
+    const [entry] = await history(body.key);
+    expect(entry).toMatchObject({ kind: 'created', via: "dev1's agent" });
+  });
+
+  it('adds new labels to the project, lowercased with hyphens', async () => {
+    const { body } = await create('dev1', { summary: 'Label me', labels: ['Backend', 'Needs Design'] });
+    expect(body.labels).toEqual(['backend', 'needs-design']);
+    const project = await call('dev1', 'GET', '/projects/TIX');
+    expect(project.body.labels).toContain('needs-design');
+  });
+
+  it("falls to the component's default assignee when none is given", async () => {
+    const { body } = await create('lee', { summary: 'Web thing', components: ['web'] });
+    expect(body.components).toEqual(['Web']);
+    expect(body.assignee).toMatchObject({ name: 'Dev Two' });
+  });
+
+  it('ignores an assignee from a member without ticket:assign rather than refusing', async () => {
+    const { status, body } = await create('dev1', { summary: 'Assign attempt', assignee: 'Dev Two' });
+    expect(status).toBe(201);
+    expect(body.assignee).toBeNull();
+  });
+
+  it('takes an assignee by email address from a member with ticket:assign', async () => {
+    const { body } = await create('lee', { summary: 'Assigned by email', assignee: 'DEV2@example.com' });
+    expect(body.assignee).toMatchObject({ name: 'Dev Two' });
+  });
+
+  it('refuses a parent in another project with parent_not_found', async () => {
+    const reply = await create('lee', { summary: 'Orphan', parent: 'OTHER-1' });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.code).toBe('parent_not_found');
+    const ok = await create('lee', { summary: 'Child', parent: 'tix-1' });
+    expect(ok.body.parent).toBe('TIX-1');
+  });
+
+  it('needs ticket:create: a viewer is refused with 403, an outsider with 404', async () => {
+    expect((await create('vic', { summary: 'Nope' })).status).toBe(403);
+    expect((await create('olga', { summary: 'Nope' })).status).toBe(404);
+  });
+});
+
+describe('names: a name matching nothing lists the candidates', () => {
+  it.each([
+    [{ type: 'Storyy' }, '/type: no ticket type "Storyy"', '"Task", "Bug", "Chore", "Sub-task"'],
+    [{ priority: 'Urgent' }, '/priority: no priority "Urgent"', '"High", "Medium", "Low"'],
+    [{ components: ['Mobile'] }, '/components/0: no component "Mobile"', '"API", "Web"'],
+  ])('%j is 422 listing what would have matched', async (extra, start, listed) => {
+    const before = await ticketCount();
+    const reply = await create('lee', { summary: 'Named', ...extra });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.code).toBe('invalid');
+    expect(reply.body.error.message).toContain(start);
+    expect(reply.body.error.message).toContain(listed);
+    expect(await ticketCount()).toBe(before);
+  });
+
+  it('lists assignable people for an unknown assignee', async () => {
+    const reply = await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'Nobody Here' });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.message).toContain('"Dev One"');
+  });
+});
+
+describe('custom fields: checked before anything is written', () => {
+  it('creates nothing for a key the type has no field for, and lists the keys', async () => {
+    const before = await ticketCount();
+    const reply = await create('lee', { summary: 'Typo', type: 'Task', fields: { severty: 'High' } });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.message).toContain('/fields: no custom field "severty"');
+    expect(reply.body.error.message).toContain('"story_points"');
+    expect(await ticketCount()).toBe(before);
+  });
+
+  it('creates nothing for a value the field does not take, and lists the choices', async () => {
+    const before = await ticketCount();
+    const reply = await create('lee', { summary: 'Bad choice', type: 'Bug', fields: { severity: 'Blocker' } });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.message).toContain('/fields/severity');
+    expect(reply.body.error.message).toContain('"Low", "High", "Critical"');
+    expect(await ticketCount()).toBe(before);
+  });
+
+  it('takes choices by their words, lists, dates, numbers as strings and people', async () => {
+    const { status, body } = await create('lee', {
+      summary: 'All fields',
+      type: 'Bug',
+      fields: { severity: 'critical', platforms: ['linux', 'Windows'], customer_due: '2026-12-01', story_points: '5', reviewer: 'me' },
+    });
+    expect(status).toBe(201);
+    expect(body.fields).toEqual({ severity: 'Critical', story_points: '5', customer_due: '2026-12-01', platforms: 'Linux, Windows', reviewer: 'Lee Lead' });
+  });
+
+  it('refuses a date that is not YYYY-MM-DD', async () => {
+    const reply = await create('lee', { summary: 'Bad date', fields: { customer_due: '01/12/2026' } });
+    expect(reply.status).toBe(422);
+  });
+});
+
+describe('change: only what is sent changes, in one history entry (custom fields a second)', () => {
+  it('changes the fields sent and leaves the rest', async () => {
+    const created = (await create('lee', { summary: 'Before', labels: ['a', 'b'], description: 'text' })).body;
+    const { status, body } = await call('lee', 'PATCH', `/tickets/${created.key}`, { summary: 'After', priority: 'High', fields: { story_points: 3 } });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ summary: 'After', priority: 'High', labels: ['a', 'b'], description: { text: 'text' }, fields: { story_points: '3' } });
+    const entries = await history(created.key);
+    expect(entries.map((e) => e.kind)).toEqual(['created', 'updated', 'fields']);
+    expect(entries[1]!.changes).toEqual([
+      { field: 'summary', from: 'Before', to: 'After' },
+      { field: 'priority', from: 'Medium', to: 'High' },
+    ]);
+    expect(entries[2]!.changes).toEqual([{ field: 'story_points', from: null, to: '3' }]);
+  });
+
+  it('removes every label with []', async () => {
+    const created = (await create('lee', { summary: 'Labels', labels: ['x'] })).body;
+    const { body } = await call('lee', 'PATCH', `/tickets/${created.key}`, { labels: [] });
+    expect(body.labels).toEqual([]);
+  });
+
+  it('changes the type only to one whose workflow has the current status', async () => {
+    const started = (await create('lee', { summary: 'Typed' })).body;
+    await call('lee', 'POST', `/tickets/${started.key}/transitions`, { transition: 'Start' });
+    expect((await call('lee', 'PATCH', `/tickets/${started.key}`, { type: 'Bug' })).body.type).toBe('Bug');
+    const chore = await call('lee', 'PATCH', `/tickets/${started.key}`, { type: 'Chore' });
+    expect(chore.body.status.name).toBe('In Progress');
+    const fresh = (await create('lee', { summary: 'Typed 2' })).body;
+    const refused = await call('lee', 'PATCH', `/tickets/${fresh.key}`, { type: 'Chore' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('status_not_in_workflow');
+  });
+
+  it('lets a member with ticket:edit_own edit a ticket they reported, and no other', async () => {
+    const own = (await create('dev2', { summary: 'Mine' })).body;
+    expect((await call('dev2', 'PATCH', `/tickets/${own.key}`, { summary: 'Still mine' })).status).toBe(200);
+    const other = await call('dev2', 'PATCH', '/tickets/TIX-3', { summary: 'Not mine' });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('forbidden');
+  });
+
+  it('replaces an imported wiki text with Markdown; the history keeps the original', async () => {
+    const { body } = await call('lee', 'PATCH', '/tickets/TIX-1', { description: '## Steps\n1. Open it' });
+    expect(body.description).toEqual({ format: 'markdown', text: '## Steps\n1. Open it' });
+    const last = (await history('TIX-1')).at(-1)!;
+    expect(last.changes[0]).toMatchObject({ field: 'description', from: { format: 'imported_wiki' } });
+    expect((last.changes[0]!.from as { text: string }).text).toContain('h2. Steps');
+  });
+});
+
+describe('assignee: present assignee always accepted, others must be assignable', () => {
+  it('refuses someone outside assignable people with not_assignable', async () => {
+    const reply = await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'vic@example.com' });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.code).toBe('not_assignable');
+  });
+
+  it('assigns by me, display name or id, and unassigns with null', async () => {
+    expect((await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'me' })).body.assignee.name).toBe('Lee Lead');
+    const dev1 = (await call('dev1', 'GET', '/me')).body.user.id;
+    expect((await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: dev1 })).body.assignee.name).toBe('Dev One');
+    expect((await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: null })).body.assignee).toBeNull();
+  });
+
+  it('needs ticket:assign', async () => {
+    expect((await call('dev1', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'me' })).status).toBe(403);
+  });
+
+  it('sends an assignment with a comment to each watcher as one notification', async () => {
+    const ticket = (await create('dev1', { summary: 'Watch me' })).body;
+    await call('lee', 'PUT', `/tickets/${ticket.key}/assignee`, { assignee: 'Dev Two', comment: 'Over to you' });
+    const sent = await notifications(ticket.key);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ username: 'dev1', kind: 'assigned', payload: { comment: 'Over to you' } });
+    const detail = (await call('lee', 'GET', `/tickets/${ticket.key}`)).body;
+    expect(detail.comments.map((c: { body: { text: string } }) => c.body.text)).toEqual(['Over to you']);
+  });
+});
+
+describe('comments: timed now, internal notes, @mentions notify', () => {
+  it('adds a comment with 201 and its time is now', async () => {
+    const before = Date.now();
+    const { status, body } = await call('dev1', 'POST', '/tickets/TIX-3/comments', { body: 'Looks good' });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ author: { name: 'Dev One' }, body: { format: 'markdown', text: 'Looks good' }, visibility: 'public', edited_at: null });
+    expect(Date.parse(body.created_at)).toBeGreaterThanOrEqual(before - 5000);
+  });
+
+  it('makes an internal note with internal: true', async () => {
+    const { body } = await call('dev1', 'POST', '/tickets/TIX-3/comments', { body: 'Between us', internal: true });
+    expect(body.visibility).toBe('internal');
+  });
+
+  it('notifies a mentioned member, but not a mention inside code', async () => {
+    const ticket = (await create('lee', { summary: 'Mentions' })).body;
+    await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body: 'Ping @dev2, not `@vic`' });
+    const sent = await notifications(ticket.key);
+    expect(sent.map((n) => [n.username, n.kind])).toEqual([['dev2', 'mentioned']]);
+  });
+
+  it('notifies watchers except the member who commented', async () => {
+    const ticket = (await create('dev1', { summary: 'Watched' })).body;
+    await call('dev1', 'POST', `/tickets/${ticket.key}/comments`, { body: 'my own' });
+    expect(await notifications(ticket.key)).toEqual([]);
+    await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body: 'from lee' });
+    expect((await notifications(ticket.key)).map((n) => [n.username, n.kind])).toEqual([['dev1', 'commented']]);
+  });
+
+  it('needs ticket:comment', async () => {
+    expect((await call('vic', 'POST', '/tickets/TIX-3/comments', { body: 'hi' })).status).toBe(403);
+  });
+});
+
+describe('worklogs: time adds up and comes off the remaining estimate, never below zero', () => {
+  it('logs 1h 30m against a 2d estimate', async () => {
+    const { status, body } = await call('dev1', 'POST', '/tickets/TIX-1/worklogs', { time_spent: '1h 30m', body: 'proxy tracing' });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ time_spent_seconds: 5400, time_spent: '1h 30m', author: { name: 'Dev One' }, edited_at: null });
+    expect(body.ticket).toEqual({ key: 'TIX-1', time_spent_seconds: 5400, remaining_estimate_seconds: 57600 - 5400 });
+  });
+
+  it('takes time_spent_seconds instead and a started_at', async () => {
+    const { body } = await call('dev1', 'POST', '/tickets/TIX-1/worklogs', { time_spent_seconds: 1800, started_at: '2026-01-05T09:00:00Z' });
+    expect(body.started_at).toBe('2026-01-05T09:00:00.000000Z');
+    expect(body.ticket.time_spent_seconds).toBe(7200);
+  });
+
+  it('stops the remaining estimate at zero (a week is 5 days of 8 hours)', async () => {
+    const { body } = await call('dev1', 'POST', '/tickets/TIX-1/worklogs', { time_spent: '1w' });
+    expect(body.time_spent_seconds).toBe(144000);
+    expect(body.ticket).toEqual({ key: 'TIX-1', time_spent_seconds: 151200, remaining_estimate_seconds: 0 });
+  });
+
+  it('keeps no remaining estimate on a ticket that had none', async () => {
+    const { body } = await call('dev1', 'POST', '/tickets/TIX-3/worklogs', { time_spent: '2d' });
+    expect(body.ticket).toEqual({ key: 'TIX-3', time_spent_seconds: 57600, remaining_estimate_seconds: null });
+  });
+
+  it('lists worklogs newest first on the ticket', async () => {
+    const { body } = await call('dev1', 'GET', '/tickets/TIX-1');
+    expect(body.worklogs.map((w: { time_spent: string }) => w.time_spent)).toEqual(['1w', '1h 30m', '30m']);
+  });
+
+  it.each([{ time_spent: '0m' }, { time_spent: 'a while' }, { time_spent_seconds: 0 }])('refuses %j with invalid_duration and changes nothing', async (body) => {
+    const reply = await call('dev1', 'POST', '/tickets/TIX-3/worklogs', body);
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.code).toBe('invalid_duration');
+    expect((await call('dev1', 'GET', '/tickets/TIX-3')).body.time_spent_seconds).toBe(57600);
+  });
+
+  it('needs time:log and ticket:comment', async () => {
+    expect((await call('vic', 'POST', '/tickets/TIX-3/worklogs', { time_spent: '1h' })).status).toBe(403);
+  });
+});
+
+describe('seed tickets: created once by number, left alone by later applies', () => {
+  it('keeps a seeded ticket as the API changed it when the file is applied again', async () => {
+    const fs = await import('node:fs');
+    const { applyWorkspace } = await import('../../src/workspace/apply.ts');
+    const { parseWorkspaceYaml } = await import('../../src/workspace/parse.ts');
+    await call('lee', 'PATCH', '/tickets/TIX-4', { summary: 'Renamed through the API' });
+    const before = await ticketCount();
+    const text = fs.readFileSync(new URL('../fixtures/tickets-workspace.yaml', import.meta.url), 'utf8');
+    await applyWorkspace(service.db, parseWorkspaceYaml(text, 'tickets-workspace.yaml'));
+    expect(await ticketCount()).toBe(before);
+    expect((await call('lee', 'GET', '/tickets/TIX-4')).body.summary).toBe('Renamed through the API');
+  });
+});
