@@ -141,7 +141,8 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
   await sql`
     update tickets t set time_spent_seconds = w.spent,
            remaining_estimate_seconds = case when t.remaining_estimate_seconds is null then null else greatest(t.remaining_estimate_seconds - w.spent, 0) end
-    from (select ticket_id, sum(time_spent_seconds)::int as spent from worklogs group by ticket_id) w
+    from (select w.ticket_id, sum(w.time_spent_seconds)::int as spent from worklogs w
+          join tickets x on x.id = w.ticket_id where x.project_id = ${projectId} group by w.ticket_id) w
     where w.ticket_id = t.id and t.project_id = ${projectId}
   `.execute(db);
   await sql`update tickets set search_vector = ticket_search_document(id) where project_id = ${projectId}`.execute(db);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
-import { errorBody } from './core/errors.ts';
 import type { Runtime } from './core/execute.ts';
 import { registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
@@ -13,6 +12,7 @@ import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
 import { mcpProtectedResource } from './surfaces/mcp/protected-resource.ts';
 import { openApiRoute } from './surfaces/openapi/route.ts';
 import { RateLimiter } from './surfaces/rate-limit.ts';
+import { answerFrameworkError } from './surfaces/rest/error-handler.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
 import { bearerChallenge, wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { webPages } from './web/plugin.ts';
@@ -50,10 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true },
     // Failures before routing (a path that is not valid percent-encoding): the API's envelope under /api.
-    frameworkErrors: (error, request, reply) => {
-      if (!String(request.url).startsWith('/api/')) return reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
-      return reply.code(422).send(errorBody('invalid', `/: the request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'bad percent-encoding' : 'too long'})`));
-    },
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request.url, reply as FastifyReply),
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -6,6 +6,9 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 8 * HOUR;
 export const WEEK = 5 * DAY;
 
+/** The most a stored duration holds (a 32-bit integer of seconds, about 68 years). */
+export const MAX_SECONDS = 2_147_483_647;
+
 const UNITS: Record<string, number> = { w: WEEK, d: DAY, h: HOUR, m: MINUTE, s: 1 };
 const PART = /(\d+(?:\.\d+)?)\s*([wdhms])/gy;
 
@@ -32,7 +35,7 @@ export function parseDuration(text: string): number | null {
     index = PART.lastIndex;
   }
   const whole = Math.round(seconds);
-  return whole > 0 ? whole : null;
+  return whole > 0 && whole <= MAX_SECONDS ? whole : null;
 }
 
 /** Seconds as words, largest units first: 5400 → `1h 30m`, 28800 → `1d`, 144000 → `1w`. */
@@ -56,6 +59,6 @@ export function durationSeconds(input: { words?: string; seconds?: number }, poi
     }
     return seconds;
   }
-  if (input.seconds !== undefined && Number.isInteger(input.seconds) && input.seconds > 0) return input.seconds;
+  if (input.seconds !== undefined && Number.isInteger(input.seconds) && input.seconds > 0 && input.seconds <= MAX_SECONDS) return input.seconds;
   throw new ApiError('invalid_duration', `${pointer}: a duration must be more than zero seconds`);
 }

@@ -144,6 +144,8 @@ describe('3.1 future → start: another sprint active', () => {
     const reply = await api('POST', '/sprints/Sprint%202/start', t.lee, { end_date: '2026-03-01' });
     expect(reply.status).toBe(409);
     expect(reply.body.error.code).toBe('sprint_active');
+    const noEnd = await api('POST', '/sprints/Sprint%202/start', t.lee, {});
+    expect(noEnd.body.error.code).toBe('sprint_active');
     expect((await sprintNamed('Sprint 2')).state).toBe('future');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
-vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 // None of these reach a database: the environment and the command line are checked first.
 const somewhere = { DATA_DIR: '/nonexistent/atrium-cli-test' };

@@ -5,7 +5,7 @@ import { postgresServerUrl } from '../helpers/database.ts';
 import { demoAdministrator, getMe, killLeftovers, logIn, newWorkspace, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
-vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const onPglite = postgresServerUrl() === null;
 

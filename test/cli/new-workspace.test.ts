@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoAdministrator, getMe, killLeftovers, newWorkspace, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
-vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 // ATRIUM_DEMO=off: a workspace created by the CLI has no demo and both ways in switched off (spec 1).
 let workspace: Workspace;

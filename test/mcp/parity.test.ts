@@ -60,10 +60,18 @@ function masked(value: unknown): unknown {
 const viaMcp = async (where: World, entry: ToolEntry, sample: Sample) =>
   (await postMcp(where.service, request('tools/call', { name: entry.name, arguments: sample.args }), { token: where.token })).body.result;
 
+/** The one deliberate difference (docs/decisions.md, MCP): a 422 about a renamed path parameter names the tool's argument. */
+function toolSentence(entry: ToolEntry, message: string): string {
+  for (const [param, argument] of Object.entries(entry.op.toolArgs)) {
+    if (message.startsWith(`/${param}:`)) return `/${argument}${message.slice(param.length + 1)}`;
+  }
+  return message;
+}
+
 /** What REST answers, as the tool result it should match: the data, or the error sentence. */
 async function viaRest(where: World, entry: ToolEntry, rest: { path: string; body?: unknown }) {
   const reply = await where.service.request(entry.op.method, rest.path, { token: where.token, body: rest.body });
-  if (reply.status >= 400) return { content: [{ type: 'text', text: reply.body.error.message }], isError: true };
+  if (reply.status >= 400) return { content: [{ type: 'text', text: toolSentence(entry, reply.body.error.message) }], isError: true };
   expect(reply.status).toBe(entry.op.status);
   return { content: [{ type: 'text', text: JSON.stringify(reply.body) }], structuredContent: reply.body, isError: false };
 }

@@ -61,6 +61,16 @@ export const SAMPLES: Record<string, Sample[]> = {
     { args: { key: 'CORE-1', transition: 'No such transition' }, succeeds: false },
     { args: { key: 'CORE-1' }, succeeds: false },
   ],
+  // The platform fixture has no boards: these show the not-found and validation sentences agree.
+  list_boards: [{ args: {}, succeeds: true }],
+  get_board: [
+    { args: { board: 1 }, succeeds: false },
+    { args: { board: 'first' }, succeeds: false },
+  ],
+  get_backlog: [{ args: { board: 1 }, succeeds: false }],
+  list_sprints: [{ args: { board: 1 }, succeeds: false }],
+  create_sprint: [{ args: { board: 1, name: 'Sprint 1' }, succeeds: false }],
+  move_card: [{ args: { board: 1, key: 'CORE-1', column: 'Done' }, succeeds: false }],
 };
 
 export const samplesFor = (tool: string): Sample[] => SAMPLES[tool] ?? [{ args: {} }];

@@ -315,6 +315,8 @@ describe('UI-12: the consent page shows the escaped claimed name, the return hos
     expect(page.text).toContain('Lee Lead');
     expect(page.text).toContain('Test workspace');
     expect(page.text).toContain('MCP server');
+    expect(page.text).not.toContain('loopback-note');
+    expect((await open(authorizeUrl({ client: PUB }))).text).toContain('id="loopback-note"');
     const scheme = await registerClient(service, { client_name: 'Cursor', redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'] });
     expect((await open(authorizeUrl({ client: scheme }))).text).toContain('cursor:');
   });
@@ -350,5 +352,15 @@ describe('UI-3: Origin null (what browsers send under no-referrer) is left to th
     const fields = formFields(page.text, '/oauth/authorize');
     expect((await browser.post('/oauth/authorize', { consent: fields.consent!, decision: 'approve' }, { headers: { origin: 'null' } })).status).toBe(403);
     expect((await browser.post('/oauth/authorize', { ...fields, decision: 'approve' }, { headers: { origin: 'null' } })).status).toBe(303);
+  });
+});
+
+describe('spec 5.2: a client registered for tickets:read cannot ask for more', () => {
+  it('asks read when scope is left out, and refuses write with invalid_scope', async () => {
+    const reader = await registerClient(service, { client_name: 'Reader', scope: 'tickets:read' });
+    const page = await open(authorizeUrl({ client: reader }));
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('value="write"');
+    expectRedirectError(await open(authorizeUrl({ client: reader, scope: 'tickets:read tickets:write', state: 'r' })), 'http://127.0.0.1/callback', 'invalid_scope', 'r');
   });
 });

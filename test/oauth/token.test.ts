@@ -2,7 +2,19 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSwitch } from '../../src/core/settings.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { exchange, loggedIn, me, newAddress, obtainCode, registerClient, send, type Browser, type RegisteredTestClient } from './support.ts';
+import {
+  authorizeUrl,
+  exchange,
+  formFields,
+  loggedIn,
+  me,
+  newAddress,
+  obtainCode,
+  registerClient,
+  send,
+  type Browser,
+  type RegisteredTestClient,
+} from './support.ts';
 
 const W = 'https://acme.example.test';
 let service: TestService;
@@ -236,6 +248,21 @@ describe('STORE-1: only digests are stored', () => {
         expect(dump).not.toContain(secret);
         expect(dump).not.toContain(secret.replace(/^svc_[a-z]+_/, ''));
       }
+    }
+  });
+});
+
+describe('UI-16: a pending consent request expires after ten minutes', () => {
+  it('answers an error page, not a redirect, past its lifetime', async () => {
+    const page = await browser.get(authorizeUrl({ client: PUB }));
+    const fields = formFields(page.text, '/oauth/authorize');
+    offset = 11 * 60_000;
+    try {
+      const late = await browser.post('/oauth/authorize', { ...fields, decision: 'approve' });
+      expect(late.status).toBe(400);
+      expect(late.location).toBeUndefined();
+    } finally {
+      offset = 0;
     }
   });
 });

@@ -31,6 +31,11 @@ describe('errors: an unknown route is 404 not_found in the envelope', () => {
     expectError(await service.request('GET', path, { token }), 404, 'not_found');
   });
 
+  it('answers a path that is not valid percent-encoding with 422 invalid, not the framework\'s own shape', async () => {
+    expectError(await service.request('GET', '/api/v1/projects/%', { token }), 422, 'invalid', /^\/: /);
+    expectError(await service.request('GET', '/api/v1/projects/%E0%A4%A', { token }), 422, 'invalid', /^\/: /);
+  });
+
   it('is the same without a token', async () => {
     expectError(await service.request('GET', '/api/v1/nothing-here'), 404, 'not_found');
   });
@@ -42,6 +47,7 @@ describe('errors: a wrong method is 405 method_not_allowed with Allow', () => {
     ['POST', '/api/v1/projects/CORE', 'GET'],
     ['PUT', '/api/v1/projects', 'GET'],
     ['GET', '/api/v1/probe/echo', 'POST'],
+    ['POST', '/api/v1/openapi.json', 'GET'],
   ])('%s %s', async (method, path, allow) => {
     const reply = await service.request(method, path, { token, body: method === 'GET' ? undefined : {} });
     expectError(reply, 405, 'method_not_allowed');

@@ -16,7 +16,7 @@ describe('durations: words to seconds (a day is 8 hours, a week 5 days)', () => 
     expect(parseDuration(words)).toBe(seconds);
   });
 
-  it.each(['0m', '0h 0m', '', 'soon', '5', 'h', '1x', '1h 1h', '-1h', '1h and 5m'])('%j is not a duration', (words) => {
+  it.each(['0m', '0h 0m', '', 'soon', '5', 'h', '1x', '1h 1h', '-1h', '1h and 5m', '99999999w'])('%j is not a duration', (words) => {
     expect(parseDuration(words)).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { rankCard, resolvePlace } from './placement.ts';
 import { cardRows } from './summaries.ts';
 import { loadVisibleBoard, requireTicketEdit, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
-import { openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
+import { lockSprint, openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type { Backlog, BacklogMoveBody } from './schemas.ts';
 import { all, inNoOpenSprint, inProjects, inSprint, isOpen, MAX_TICKETS, onTicket, visibleTo } from './ticket-sets.ts';
@@ -59,6 +59,13 @@ export async function recordSprintChange(ctx: Context, ticketId: string, from: S
   });
 }
 
+/** An open sprint by name or id, locked, and read again after the lock (it may have closed meanwhile). */
+async function lockedOpenSprint(ctx: Context, board: LoadedBoard, given: string): Promise<SprintRow> {
+  const sprint = resolveSprint(await sprintRows(ctx.db, board.id), given, '/sprint', 'open', board.number);
+  await lockSprint(ctx, sprint.id);
+  return resolveSprint(await sprintRows(ctx.db, board.id), given, '/sprint', 'open', board.number);
+}
+
 /**
  * POST /boards/{number}/backlog/moves: into an open sprint or the backlog, before/after a ticket
  * of that list or at its end. A ticket is in at most one open sprint of a board (a unique index
@@ -69,8 +76,7 @@ export async function moveToSprint(ctx: Context, number: number, input: BacklogM
   const ticket = await loadVisibleTicket(ctx, input.key, true);
   requireOnBoard(board, ticket);
   await requireTicketEdit(ctx, ticket);
-  const sprints = await sprintRows(ctx.db, board.id, true);
-  const target = isBacklog(input.sprint) ? null : resolveSprint(sprints, input.sprint, '/sprint', 'open', board.number);
+  const target = isBacklog(input.sprint) ? null : await lockedOpenSprint(ctx, board, input.sprint);
 
   const projectIds = board.projects.map((p) => p.id);
   const list = onTicket(target ? all([inProjects(projectIds), inSprint(target.id)]) : backlogList(board, projectIds));

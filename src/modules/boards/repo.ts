@@ -84,11 +84,18 @@ export async function boardColumnRows(db: Kysely<DB>, boardId: string): Promise<
 
 const sprintColumns = ['id', 'board_id', 'name', 'goal', 'state', 'start_at', 'end_at', 'completed_at', 'position'] as const;
 
-/** Every sprint of a board in its order; `forUpdate` locks them so state changes queue. */
-export async function sprintRows(db: Kysely<DB>, boardId: string, forUpdate = false): Promise<SprintRow[]> {
-  let query = db.selectFrom('sprints').select(sprintColumns).where('board_id', '=', boardId).orderBy('position').orderBy('created_at');
-  if (forUpdate) query = query.forUpdate();
-  return query.execute();
+/** Every sprint of a board in its order. */
+export async function sprintRows(db: Kysely<DB>, boardId: string): Promise<SprintRow[]> {
+  return db.selectFrom('sprints').select(sprintColumns).where('board_id', '=', boardId).orderBy('position').orderBy('created_at').execute();
+}
+
+/**
+ * Locks one sprint row until the transaction ends, so that changes to one sprint (start,
+ * complete, delete, a ticket joining it) run one after another. NO KEY UPDATE leaves the
+ * sprint_tickets foreign-key checks of other sprints' changes free, so they cannot deadlock.
+ */
+export async function lockSprint(ctx: { db: Kysely<DB> }, sprintId: string): Promise<void> {
+  await ctx.db.selectFrom('sprints').select('id').where('id', '=', sprintId).forNoKeyUpdate().execute();
 }
 
 export async function sprintById(db: Kysely<DB>, id: string): Promise<SprintRow> {

@@ -7,7 +7,7 @@ import { recordSprintChange } from './backlog.ts';
 import { parseOptionalDate, parseSprintDate } from './dates.ts';
 import { canManageSprints, loadVisibleBoard, requireSprintManagement, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
-import { putInSprint, sprintById, sprintRows, type SprintRow } from './repo.ts';
+import { lockSprint, putInSprint, sprintById, sprintRows, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type {
   CompletedSprint,
@@ -86,7 +86,7 @@ export async function createSprint(ctx: Context, number: number, input: CreateSp
 /** The sprint named in a path, locked so that state changes to it run one after another. */
 async function pathSprint(ctx: Context, board: LoadedBoard, given: string): Promise<SprintRow> {
   const sprint = resolveSprint(await sprintRows(ctx.db, board.id), given, '/sprint', 'any', board.number);
-  await ctx.db.selectFrom('sprints').select('id').where('id', '=', sprint.id).forUpdate().execute();
+  await lockSprint(ctx, sprint.id);
   return sprintById(ctx.db, sprint.id);
 }
 
@@ -128,12 +128,12 @@ export async function startSprint(ctx: Context, number: number, sprintName: stri
   const board = await managedBoard(ctx, number);
   const sprint = await pathSprint(ctx, board, sprintName);
   if (sprint.state !== 'future') throw wrongState(sprint, 'started');
+  const active = await ctx.db.selectFrom('sprints').select('name').where('board_id', '=', board.id).where('state', '=', 'active').executeTakeFirst();
+  if (active) throw sprintActive(board, active.name);
   const start = input.start_date !== undefined ? parseSprintDate(input.start_date, '/start_date') : dateToTimestamp(ctx.now());
   const end = input.end_date !== undefined ? parseSprintDate(input.end_date, '/end_date') : sprint.end_at;
   if (end === null) throw invalid('/end_date', `is required: sprint "${sprint.name}" has no end date yet`);
   requireOrder(start, end);
-  const active = await ctx.db.selectFrom('sprints').select('name').where('board_id', '=', board.id).where('state', '=', 'active').executeTakeFirst();
-  if (active) throw sprintActive(board, active.name);
   try {
     await ctx.db.updateTable('sprints').set({ state: 'active', start_at: start, end_at: end }).where('id', '=', sprint.id).execute();
   } catch (error) {

@@ -94,13 +94,20 @@ export interface TicketRow {
 
 export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promise<TicketRow[]> {
   if (ids.length === 0) return [];
+  // Scalar subqueries rather than a ten-way join: each is planned alone, which keeps planning
+  // (the larger cost of this one-row read, on PGlite especially) small.
   const result = await sql<TicketRow>`
     select t.id, t.key, t.number, t.project_id, p.key as project_key, t.summary,
-           tt.name as type_name, s.name as status_name, s.category as status_category,
-           pr.name as priority_name, pr.position as priority_position, r.name as resolution_name,
-           t.assignee_id, a.display_name as assignee_name, t.reporter_id, rep.display_name as reporter_name,
-           par.key as parent_key, t.security_level_id, sl.name as security_level_name, t.request_type,
-           t.description_format, t.description_text, t.environment_format, t.environment_text,
+           (select name from ticket_types where id = t.type_id) as type_name,
+           s.name as status_name, s.category as status_category,
+           (select name from priorities where id = t.priority_id) as priority_name,
+           (select position from priorities where id = t.priority_id) as priority_position,
+           (select name from resolutions where id = t.resolution_id) as resolution_name,
+           t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
+           t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
+           (select key from tickets where id = t.parent_id) as parent_key,
+           t.security_level_id, (select name from security_levels where id = t.security_level_id) as security_level_name,
+           t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
            t.due_date::text as due_date, t.created_at, t.updated_at, t.resolved_at,
            t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
            coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
@@ -115,14 +122,7 @@ export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promis
              join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields
     from tickets t
     join projects p on p.id = t.project_id
-    join ticket_types tt on tt.id = t.type_id
     join statuses s on s.id = t.status_id
-    left join priorities pr on pr.id = t.priority_id
-    left join resolutions r on r.id = t.resolution_id
-    left join members a on a.id = t.assignee_id
-    left join members rep on rep.id = t.reporter_id
-    left join tickets par on par.id = t.parent_id
-    left join security_levels sl on sl.id = t.security_level_id
     where t.id = any(${[...ids]}::uuid[])
   `.execute(db);
   const byId = new Map(result.rows.map((row) => [row.id, row]));

@@ -39,3 +39,16 @@ export function sendApiError(error: unknown, request: FastifyRequest, reply: Fas
     .code(500)
     .send(errorBody('internal', `Something went wrong on our side; quote request id ${request.id} when reporting it`));
 }
+
+/**
+ * Failures before routing (a path that is not valid percent-encoding): under /api they get the
+ * API's envelope as a 422; elsewhere a plain 400.
+ */
+export function answerFrameworkError(error: FastifyError, url: string, reply: FastifyReply): void {
+  if (!url.startsWith('/api/')) {
+    reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
+    return;
+  }
+  const reason = error.code === 'FST_ERR_BAD_URL' ? 'bad percent-encoding' : 'a parameter is too long';
+  reply.code(422).send(errorBody('invalid', `/: the request path is not valid (${reason})`));
+}

@@ -34,6 +34,11 @@ export function renderConsent(view: ConsentView): string {
 <p><strong id="client-name">${view.applicationName}</strong> <span class="claim">name given by the application itself, not verified</span></p>
 <p>wants to act as <strong>${view.viewer.name}</strong> in <strong>${view.workspaceName}</strong>, reaching ${resourceWords(view.resource, view.publicUrl)}.</p>
 <p>After you answer you will be sent to the ${place.label} <strong id="return-host">${place.value}</strong>.</p>
+${
+  /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/?]/.test(view.redirectUri)
+    ? html`<p class="muted" id="loopback-note">That address is on your own computer: allow this only if you just started this application yourself.</p>`
+    : ''
+}
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="consent" value="${view.consentId}">
 <input type="hidden" name="csrf" value="${view.csrf}">
