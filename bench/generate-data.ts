@@ -58,8 +58,20 @@ export function benchWorkspace(size: DataSize): WorkspaceFile {
       roles: [{ role: 'Developer', groups: ['Developers', 'Everyone'] }],
     });
   }
+  // The last project's workflow has a transition back into its own status, so a benchmark can
+  // take the same transition on one ticket again and again.
+  const loop = projects.at(-1);
+  if (loop && projects.length > (file.projects ?? []).length) loop.workflow = 'Bench loop';
   return {
     ...file,
+    workflows: [
+      ...(file.workflows ?? []),
+      {
+        name: 'Bench loop',
+        statuses: [{ name: 'Open', category: 'todo' }, { name: 'Closed', category: 'done' }],
+        transitions: [{ name: 'Touch', from: ['Open'], to: 'Open' }, { name: 'Close', from: 'any', to: 'Closed', screen: { resolution: true } }],
+      },
+    ],
     members,
     groups: [...(file.groups ?? []), { name: 'Everyone', members: everyone }],
     projects: projects.slice(0, size.projects),
@@ -85,7 +97,9 @@ const sentence = (count: string) =>
   sql`(select string_agg((${words})[1 + floor(random() * ${WORDS.length})::int], ' ') from generate_series(1, ${sql.raw(count)}))`;
 
 async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: number; comments: number; worklogs: number }, memberIds: string[]) {
-  const project = await db.selectFrom('projects').select(['key']).where('id', '=', projectId).executeTakeFirstOrThrow();
+  const project = await db.selectFrom('projects').select(['key', 'next_ticket_number']).where('id', '=', projectId).executeTakeFirstOrThrow();
+  // tickets already there (another scenario's seed) keep their numbers; ours follow them
+  const first = project.next_ticket_number;
   const types = (await db.selectFrom('ticket_types').select(['id', 'workflow_id']).where('project_id', '=', projectId).orderBy('position').execute());
   const statuses = await db.selectFrom('statuses').select(['id', 'category']).where('workflow_id', '=', types[0]!.workflow_id).orderBy('position').execute();
   const done = statuses.find((s) => s.category === 'done')!.id;
@@ -113,15 +127,15 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
       select n, ${pick(typeIds)} as type_id, ${pick(statusIds)} as status_id,
              now() - interval '2 years' + random() * interval '700 days' as created,
              case when random() < 0.4 then (1 + floor(random() * 40)::int) * 3600 end as estimate
-      from generate_series(1, ${size.tickets}) n
+      from generate_series(${first}, ${first + size.tickets - 1}) n
     ) g
   `.execute(db);
-  await sql`update projects set next_ticket_number = ${size.tickets + 1} where id = ${projectId}`.execute(db);
-  await sql`insert into ticket_watchers (ticket_id, member_id) select id, reporter_id from tickets where project_id = ${projectId} and reporter_id is not null on conflict do nothing`.execute(db);
+  await sql`update projects set next_ticket_number = ${first + size.tickets} where id = ${projectId}`.execute(db);
+  await sql`insert into ticket_watchers (ticket_id, member_id) select id, reporter_id from tickets where project_id = ${projectId} and number >= ${first} and reporter_id is not null on conflict do nothing`.execute(db);
   await sql`
     insert into ticket_labels (ticket_id, label_id)
     select distinct t.id, (${labels}::uuid[])[1 + floor(random() * ${labels.length})::int + 0 * k]
-    from tickets t, generate_series(1, 2) k where t.project_id = ${projectId} and random() < 0.35
+    from tickets t, generate_series(1, 2) k where t.project_id = ${projectId} and t.number >= ${first} and random() < 0.35
     on conflict do nothing
   `.execute(db);
   const perTicket = size.comments / Math.max(size.tickets, 1);
@@ -131,12 +145,12 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
            case when random() < 0.05 then 'internal' else 'public' end,
            t.created_at + random() * interval '30 days'
     from tickets t, generate_series(1, ${Math.ceil(perTicket)}) k
-    where t.project_id = ${projectId} and (k <= ${Math.floor(perTicket)} or random() < ${perTicket - Math.floor(perTicket)})
+    where t.project_id = ${projectId} and t.number >= ${first} and (k <= ${Math.floor(perTicket)} or random() < ${perTicket - Math.floor(perTicket)})
   `.execute(db);
   await sql`
     insert into worklogs (ticket_id, author_id, started_at, time_spent_seconds, created_at)
     select t.id, ${pick(memberIds)}, t.created_at + random() * interval '20 days', (1 + floor(random() * 32)::int) * 900, t.created_at + interval '20 days'
-    from tickets t where t.project_id = ${projectId} and random() < ${size.worklogs / Math.max(size.tickets, 1)}
+    from tickets t where t.project_id = ${projectId} and t.number >= ${first} and random() < ${size.worklogs / Math.max(size.tickets, 1)}
   `.execute(db);
   await sql`
     update tickets t set time_spent_seconds = w.spent,
@@ -145,7 +159,7 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
           join tickets x on x.id = w.ticket_id where x.project_id = ${projectId} group by w.ticket_id) w
     where w.ticket_id = t.id and t.project_id = ${projectId}
   `.execute(db);
-  await sql`update tickets set search_vector = ticket_search_document(id) where project_id = ${projectId}`.execute(db);
+  await sql`update tickets set search_vector = ticket_search_document(id) where project_id = ${projectId} and number >= ${first}`.execute(db);
 }
 
 /**
@@ -155,8 +169,9 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
 export async function generateData(db: Kysely<DB>, size: DataSize = FULL_SIZE, progress: Progress = () => {}) {
   await prepareWorkspace(db, { demo: false, initialWorkspace: benchWorkspace(size) });
   await applyWorkspace(db, benchWorkspace(size));
+  // generated once: a database that already holds the data set is left as it is
   const existing = await db.selectFrom('tickets').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  if (Number(existing.n) > 0) return { skipped: true };
+  if (Number(existing.n) >= size.tickets) return { skipped: true };
   const memberIds = (await db.selectFrom('members').select('id').where('active', '=', true).execute()).map((m) => m.id);
   const projects = await db.selectFrom('projects').select(['id', 'key']).orderBy('position').execute();
   const each = {

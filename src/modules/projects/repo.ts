@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
 
 export async function findProjectByKey(db: Kysely<DB>, key: string) {
@@ -13,26 +13,23 @@ export async function listProjects(db: Kysely<DB>) {
   return db.selectFrom('projects').select(['id', 'key', 'name', 'kind', 'description']).orderBy('position').orderBy('key').execute();
 }
 
-async function names(db: Kysely<DB>, table: 'ticket_types' | 'priorities' | 'resolutions', projectId: string) {
-  const rows = await db.selectFrom(table).select('name').where('project_id', '=', projectId).orderBy('position').execute();
-  return rows.map((r) => r.name);
-}
-
+/** A project's names for GET /projects/{key}, in one round trip; archived ones left out. */
 export async function projectVocabulary(db: Kysely<DB>, projectId: string) {
-  const [ticketTypes, priorities, resolutions, components, versions, labels] = await Promise.all([
-    names(db, 'ticket_types', projectId),
-    names(db, 'priorities', projectId),
-    names(db, 'resolutions', projectId),
-    db.selectFrom('components').select('name').where('project_id', '=', projectId).where('archived', '=', false).orderBy('position').execute(),
-    db.selectFrom('versions').select('name').where('project_id', '=', projectId).where('archived', '=', false).orderBy('position').execute(),
-    db.selectFrom('labels').select('name').where('project_id', '=', projectId).where('archived', '=', false).orderBy('name').execute(),
-  ]);
-  return {
-    ticket_types: ticketTypes,
-    priorities,
-    resolutions,
-    components: components.map((r) => r.name),
-    versions: versions.map((r) => r.name),
-    labels: labels.map((r) => r.name),
-  };
+  const { rows } = await sql<{
+    ticket_types: string[];
+    priorities: string[];
+    resolutions: string[];
+    components: string[];
+    versions: string[];
+    labels: string[];
+  }>`
+    select
+      array(select name from ticket_types where project_id = ${projectId} order by position) as ticket_types,
+      array(select name from priorities where project_id = ${projectId} order by position) as priorities,
+      array(select name from resolutions where project_id = ${projectId} order by position) as resolutions,
+      array(select name from components where project_id = ${projectId} and not archived order by position) as components,
+      array(select name from versions where project_id = ${projectId} and not archived order by position) as versions,
+      array(select name from labels where project_id = ${projectId} and not archived order by name) as labels
+  `.execute(db);
+  return rows[0]!;
 }

@@ -34,7 +34,7 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
 async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps): Promise<FastifyReply | undefined> {
   let principal: Principal;
   try {
-    principal = await authenticate(deps.runtime.db, request.headers.authorization);
+    principal = await authenticate(deps.runtime.db, request.headers.authorization, deps.runtime.now());
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // RFC 6750 §3.1: no error code when the request carried no credentials at all.

@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import { FULL_SIZE, generateData, progressBar } from '../generate-data.ts';
+import type { Scenario } from './scenario.ts';
+
+// Issue 3's scenarios, on the large data set (bench/generate-data.ts: 100,000 tickets, 20 projects,
+// 500 members, 300,000 comments, 50,000 worklogs), generated once per database by the first seed.
+const TICKET = 'ATR-1234';
+const LOOP_TICKET = `P${String(FULL_SIZE.projects - 1).padStart(2, '0')}-1`;
+
+export const scenarios: Scenario[] = [
+  {
+    name: `GET /api/v1/tickets/${TICKET}`,
+    seed: async (db) => {
+      await generateData(db, FULL_SIZE, progressBar());
+      return {};
+    },
+    request: () => ({ method: 'GET', path: `/api/v1/tickets/${TICKET}` }),
+    baseline: (db) => sql`select * from tickets where key = ${TICKET}`.execute(db).then((r) => r.rows[0]),
+  },
+  {
+    name: 'GET /api/v1/tickets?query=pay (one-word prefix)',
+    request: () => ({ method: 'GET', path: '/api/v1/tickets?query=pay' }),
+    baseline: (db) =>
+      sql`select id from tickets where search_vector @@ to_tsquery('simple', 'pay:*') limit 20`.execute(db).then((r) => r.rows),
+  },
+  {
+    name: 'GET /api/v1/tickets?project=ATR&status=open&sort=updated',
+    request: () => ({ method: 'GET', path: '/api/v1/tickets?project=ATR&status=open&sort=updated' }),
+    baseline: (db) =>
+      sql`select t.id from tickets t join projects p on p.id = t.project_id where p.key = 'ATR'
+          order by t.updated_at desc limit 20`.execute(db).then((r) => r.rows),
+  },
+  {
+    name: 'POST /api/v1/tickets',
+    request: () => ({ method: 'POST', path: '/api/v1/tickets', body: { project: 'OPS', summary: 'Bench ticket', labels: ['backend'] } }),
+  },
+  {
+    name: `POST /api/v1/tickets/${LOOP_TICKET}/transitions`,
+    request: () => ({ method: 'POST', path: `/api/v1/tickets/${LOOP_TICKET}/transitions`, body: { transition: 'Touch' } }),
+  },
+  {
+    name: `POST /api/v1/tickets/${TICKET}/comments`,
+    request: () => ({ method: 'POST', path: `/api/v1/tickets/${TICKET}/comments`, body: { body: 'Bench comment with @nobody and `code`' } }),
+  },
+];
