@@ -127,7 +127,7 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
       select n, ${pick(typeIds)} as type_id, ${pick(statusIds)} as status_id,
              now() - interval '2 years' + random() * interval '700 days' as created,
              case when random() < 0.4 then (1 + floor(random() * 40)::int) * 3600 end as estimate
-      from generate_series(${first}, ${first + size.tickets - 1}) n
+      from generate_series(${first}::int, ${first + size.tickets - 1}::int) n
     ) g
   `.execute(db);
   await sql`update projects set next_ticket_number = ${first + size.tickets} where id = ${projectId}`.execute(db);

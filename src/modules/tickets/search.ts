@@ -10,6 +10,12 @@ import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
 export const MAX_CANDIDATES = 250;
 
+/**
+ * How many matches are ranked: the most recently updated ones. A word common to half the
+ * workspace would otherwise rank tens of thousands of documents per request.
+ */
+export const RANKED_MATCHES = 2000;
+
 const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
 /** Words and their beginnings (`word:*`), all of them required; null when the query has no words. */
@@ -88,9 +94,11 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     // Three sources of candidates, each capped: the ticket's document, restricted comments the
     // member may read, and the exact key (ranked first so the cap never drops it).
     const ranked = words
-      ? sql`(select t.id, ts_rank(t.search_vector, ${tsquery}) as rank from tickets t
-             where t.search_vector @@ ${tsquery} and ${where}
-             order by rank desc, t.updated_at desc, t.id limit ${MAX_CANDIDATES})
+      ? sql`(select r.id, ts_rank(r.search_vector, ${tsquery}) as rank
+             from (select t.id, t.search_vector, t.updated_at from tickets t
+                   where t.search_vector @@ ${tsquery} and ${where}
+                   order by t.updated_at desc limit ${RANKED_MATCHES}) r
+             order by rank desc, r.updated_at desc, r.id limit ${MAX_CANDIDATES})
             union all
             (select t.id, 0 as rank from tickets t
              where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
