@@ -93,33 +93,20 @@ export class Ability {
 
 /** Members whose role in the project grants a permission, plus administrators; active ones only. */
 export async function membersHolding(db: Kysely<DB>, projectId: string, permission: Permission) {
-  return db
-    .selectFrom('members as m')
-    .select(['m.id', 'm.display_name as name'])
-    .where('m.active', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('m.is_admin', '=', true),
-        eb.exists(
-          eb
-            .selectFrom('project_roles as pr')
-            .innerJoin('roles as r', 'r.id', 'pr.role_id')
-            .select(sql.lit(1).as('one'))
-            .where('pr.project_id', '=', projectId)
-            .where(sql<boolean>`${permission} = any(r.permissions)`)
-            .where((inner) =>
-              inner.or([
-                inner('pr.member_id', '=', inner.ref('m.id')),
-                inner(
-                  'pr.group_id',
-                  'in',
-                  inner.selectFrom('group_members as gm').select('gm.group_id').whereRef('gm.member_id', '=', 'm.id'),
-                ),
-              ]),
-            ),
-        ),
-      ]),
-    )
-    .orderBy('m.display_name')
-    .execute();
+  // One semi-join over the project's few role rows, rather than a correlated test per member.
+  const { rows } = await sql<{ id: string; name: string }>`
+    select m.id, m.display_name as name
+    from members m
+    where m.active and (m.is_admin or m.id in (
+      select pr.member_id
+      from project_roles pr join roles r on r.id = pr.role_id
+      where pr.project_id = ${projectId} and pr.member_id is not null and ${permission} = any(r.permissions)
+      union
+      select gm.member_id
+      from project_roles pr join roles r on r.id = pr.role_id join group_members gm on gm.group_id = pr.group_id
+      where pr.project_id = ${projectId} and ${permission} = any(r.permissions)
+    ))
+    order by m.display_name, m.id
+  `.execute(db);
+  return rows;
 }
