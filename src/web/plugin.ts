@@ -5,13 +5,14 @@ import { LoginThrottle } from './login-throttle.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { adminSettingsRoutes } from './pages/admin-settings.ts';
 import { agentsRoutes } from './pages/agents.ts';
+import { boardRoutes } from './pages/board.ts';
 import { browseRoutes } from './pages/browse.ts';
 import { loginRoutes } from './pages/login.ts';
 import { errorPage } from './respond.ts';
 import { addPageHeaders } from './security-headers.ts';
 import { currentSession, type WebDeps } from './session.ts';
 
-/** The browser pages: log in and out, AI agents, what my agents did, settings, tickets. Cookies live only here. */
+/** The browser pages: log in and out, AI agents, what my agents did, settings, tickets, boards. Cookies live only here. */
 export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<void> {
   await app.register(cookie);
   await app.register(formbody);
@@ -26,4 +27,5 @@ export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<voi
   activityRoutes(app, deps);
   adminSettingsRoutes(app, deps);
   browseRoutes(app, deps);
+  boardRoutes(app, deps);
 }

@@ -1,32 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../../core/context.ts';
 import { ApiError } from '../../core/errors.ts';
-import { readSettings } from '../../core/settings.ts';
 import { toTimestamp } from '../../core/time.ts';
 import { getTicket } from '../../modules/tickets/service.ts';
 import type { TicketDetail } from '../../modules/tickets/schemas.ts';
-import { Ability } from '../../policy/ability.ts';
 import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
-import type { Session, WebDeps } from '../session.ts';
+import { readContext } from '../read-context.ts';
+import type { WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
-
-/** The logged-in member as a read-only caller of the same service functions the API uses. */
-async function readContext(deps: WebDeps, session: Session, requestId: string, log: Context['log']): Promise<Context> {
-  return {
-    db: deps.db,
-    actor: { memberId: session.memberId, name: session.name, isAdmin: session.isAdmin },
-    agent: { tokenId: `session:${session.hash}`, kind: 'personal', name: 'browser', access: 'read' },
-    ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access: 'read' }),
-    settings: await readSettings(deps.db),
-    door: 'rest',
-    publicUrl: deps.publicUrl,
-    requestId,
-    log,
-    now: deps.now,
-  };
-}
 
 function richText(text: { text: string } | null): Html {
   // Shown as stored: the service never turns text into HTML (spec 2.2), and escaping keeps it inert.
