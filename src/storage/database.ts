@@ -61,6 +61,9 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     types: pgTypes,
     options: '-c TimeZone=UTC',
   });
+  // An idle connection the server ends (restart, pg_terminate_backend, a dropped database) emits
+  // 'error' on the pool; without a listener that would crash the process. The pool replaces it.
+  pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
