@@ -115,6 +115,8 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
       return { status: response.statusCode, headers: response.headers, body, text: response.body } as Reply;
     },
     async close() {
+      // Keep-alive sockets a real client (a browser) left open must not hold the close up.
+      app.server.closeAllConnections();
       await app.close();
       await database.close();
     },

@@ -31,10 +31,12 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await browser?.close();
+  // A browser that does not close within ten seconds is left to exit with the worker, so teardown never hangs the run.
+  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  callback?.closeAllConnections();
   await new Promise((resolve) => callback?.close(resolve));
   await service?.close();
-});
+}, 90_000);
 
 const shot = (page: Page, name: string) => page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true });
 
