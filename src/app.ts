@@ -18,7 +18,7 @@ import { bearerChallenge, wellKnownRoutes } from './surfaces/well-known/protecte
 import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'logLevel'>;
+  config: Pick<Config, 'publicUrl' | 'logLevel'> & Partial<Pick<Config, 'trustedProxies'>>;
   database: Database;
   registry?: Registry;
   now?: () => Date;
@@ -36,6 +36,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = options.registry ?? defaultRegistry;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    ...(config.trustedProxies?.length ? { trustProxy: config.trustedProxies } : {}),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     logger: {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -10,6 +11,12 @@ export interface Config {
   databaseUrl: string | null;
   logLevel: LogLevel;
   demo: boolean;
+  /**
+   * Proxies whose `X-Forwarded-For` is believed, so that per-address limits (OAuth endpoints, log-in
+   * throttle) count the client, not the proxy: addresses, CIDR ranges, `loopback`, `linklocal`,
+   * `uniquelocal`; empty trusts none.
+   */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +78,28 @@ function readSwitch(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name}: "${raw}" is not on or off`);
 }
 
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = net.isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+// Trusting every hop (`true`) would let any client choose the address the limits count, so the
+// proxies must be named.
+function readTrustedProxies(env: Env): string[] {
+  const entries = (env.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const wrong = entries.find((entry) => !isAddressOrRange(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(`TRUSTED_PROXIES: "${wrong}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`);
+  }
+  return entries;
+}
+
 /** The only place that reads the environment; everything else receives a Config. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readPort(env);
@@ -83,5 +112,6 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: readDatabaseUrl(env),
     logLevel: readLogLevel(env),
     demo: readSwitch(env, 'ATRIUM_DEMO', true),
+    trustedProxies: readTrustedProxies(env),
   };
 }

@@ -28,6 +28,8 @@ export interface StartOptions {
   /** Receives the JSON log lines (at logLevel, `info` when a stream is given); silent otherwise. */
   logStream?: DestinationStream;
   logLevel?: LogLevel;
+  /** TRUSTED_PROXIES, as the configuration reads it. */
+  trustedProxies?: string[];
 }
 
 export interface Reply<T = any> {
@@ -72,7 +74,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   });
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
   const app = await buildApp({
-    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent') },
+    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'), trustedProxies: options.trustedProxies },
     database,
     registry: options.registry,
     logStream: options.logStream,

@@ -22,6 +22,7 @@ describe('configuration: every variable has a default', () => {
       databaseUrl: null,
       logLevel: 'info',
       demo: true,
+      trustedProxies: [],
     });
   });
 
@@ -38,6 +39,7 @@ describe('configuration: every variable has a default', () => {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/atrium',
       LOG_LEVEL: 'WARN',
       ATRIUM_DEMO: 'off',
+      TRUSTED_PROXIES: ' 10.0.0.1, 10.1.0.0/16 ,::1,Loopback',
     });
     expect(config).toEqual({
       port: 0,
@@ -47,6 +49,7 @@ describe('configuration: every variable has a default', () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/atrium',
       logLevel: 'warn',
       demo: false,
+      trustedProxies: ['10.0.0.1', '10.1.0.0/16', '::1', 'loopback'],
     });
   });
 
@@ -66,6 +69,9 @@ describe('configuration: a bad value stops start-up with one line naming the var
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/atrium' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['ATRIUM_DEMO', { ATRIUM_DEMO: 'maybe' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'true' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.1, proxy.example' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],
   ])('%s: %j', (variable, env) => {
     const message = refusal(env);
     expect(message.startsWith(`${variable}: `)).toBe(true);
