@@ -1,15 +1,9 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogLines } from '../helpers/log-capture.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { exchange, loggedIn, me, obtainCode, refreshWith, registerClient, send } from './support.ts';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { sink, lines } = captureLogLines();
 
 let service: TestService;
 const secrets: string[] = [];

@@ -116,30 +116,26 @@ export function agentsRoutes(app: FastifyInstance, deps: WebDeps): void {
     return showAgents(reply, deps, session, notice);
   });
 
-  app.post('/agents/tokens/:id/revoke', async (request, reply) => {
-    const session = await requireSession(request, reply, deps);
-    if (!session) return reply;
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    const { id } = request.params as { id: string };
-    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'agents', form.csrf)) {
-      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-    }
-    if (UUID.test(id)) await revokeToken(deps.db, session.memberId, id);
-    return reply.redirect('/agents', 303);
+  /** A revoke button's form: the member's own session and this page's CSRF token, or nothing happens. */
+  const revokeRoute = (path: string, revoke: (memberId: string, id: string) => Promise<void>) =>
+    app.post(path, async (request, reply) => {
+      const session = await requireSession(request, reply, deps);
+      if (!session) return reply;
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      const { id } = request.params as { id: string };
+      if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'agents', form.csrf)) {
+        return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
+      }
+      if (UUID.test(id)) await revoke(session.memberId, id);
+      return reply.redirect('/agents', 303);
+    });
+
+  revokeRoute('/agents/tokens/:id/revoke', async (memberId, id) => {
+    await revokeToken(deps.db, memberId, id);
   });
 
-  app.post('/agents/connections/:id/revoke', async (request, reply) => {
-    const session = await requireSession(request, reply, deps);
-    if (!session) return reply;
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    const { id } = request.params as { id: string };
-    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'agents', form.csrf)) {
-      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-    }
-    if (UUID.test(id)) {
-      const grant = await deps.db.selectFrom('oauth_grants').select('id').where('id', '=', id).where('member_id', '=', session.memberId).executeTakeFirst();
-      if (grant) await revokeConnection(deps.db, grant.id);
-    }
-    return reply.redirect('/agents', 303);
+  revokeRoute('/agents/connections/:id/revoke', async (memberId, id) => {
+    const grant = await deps.db.selectFrom('oauth_grants').select('id').where('id', '=', id).where('member_id', '=', memberId).executeTakeFirst();
+    if (grant) await revokeConnection(deps.db, grant.id);
   });
 }
