@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10 --connections 16 --warmup 2 --only me --engine pglite|postgres]
+// npm run bench [-- --duration 10 --connections 16 --warmup 2 --only me,board --engine pglite|postgres --tickets 20000]
 // Loads Atrium and a bare Fastify baseline doing the same single SQL read, on PGlite (always) and
 // on a fresh PostgreSQL database (when 127.0.0.1:5432 answers), and reports the ratio.
 import fs from 'node:fs';
@@ -20,7 +20,10 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '16' },
+    /** Scenarios whose name contains any of these comma-separated words. */
     only: { type: 'string' },
+    /** A smaller data set than the full 100,000 tickets (comments and worklogs scale with it). */
+    tickets: { type: 'string' },
     engine: { type: 'string' },
     'no-record': { type: 'boolean', default: false },
   },
@@ -36,7 +39,8 @@ async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Ro
   const scenarios = await loadScenarios();
   const rows: Row[] = [];
   // Atrium first, then the baseline on the same database (PGlite allows one process per folder).
-  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target)]);
+  const size: Record<string, string> = args.tickets ? { BENCH_TICKETS: args.tickets } : {};
+  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target)], size);
   const env = service.ready.env;
   try {
     for (const [index, scenario] of scenarios.entries()) {
@@ -65,12 +69,14 @@ async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Ro
 
 const host = machine();
 const all = await loadScenarios();
-const wanted = new Set(all.flatMap((s, i) => (!args.only || s.name.toLowerCase().includes(args.only.toLowerCase()) ? [i] : [])));
+const words = (args.only ?? '').toLowerCase().split(',').map((w) => w.trim()).filter(Boolean);
+const wanted = new Set(all.flatMap((s, i) => (words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w)) ? [i] : [])));
 const engines: Array<() => Promise<BenchTarget>> = [];
 const notes: string[] = [
   'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all).',
   'Atrium runs with LOG_LEVEL=warn and the per-token rate limit lifted (one token makes all the load); the baseline is a plain Fastify route doing the scenario\'s single SQL read through the same Kysely pool, without auth, validation or serialization schemas.',
 ];
+if (args.tickets) notes.push(`Data set: ${args.tickets} tickets (bench/run.ts --tickets) across 20 projects, 500 members, comments and worklogs in proportion to the full set's 300,000 and 50,000.`);
 if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget());
 if (!args.engine || args.engine === 'postgres') {
   if (await postgresAnswers()) engines.push(() => postgresTarget());

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
 import type { Runtime } from './core/execute.ts';
+import { StructureStore } from './core/structure-cache.ts';
 import { registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
@@ -60,6 +61,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const runtime: Runtime = {
     db: database.db,
+    // one per app: tests serve several databases from one process
+    structure: new StructureStore(),
     publicUrl: config.publicUrl,
     now: options.now ?? (() => new Date()),
   };
@@ -78,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The same limiter instance: one budget per token across REST and MCP.
   await app.register(mcpEndpoint, { registry, runtime, limiter });
   await app.register(mcpProtectedResource, { runtime });
-  await app.register(oauthServer, { db: database.db, publicUrl: config.publicUrl, now: runtime.now });
-  await app.register(webPages, { db: database.db, publicUrl: config.publicUrl, now: runtime.now });
+  await app.register(oauthServer, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now });
+  await app.register(webPages, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now });
   return app;
 }

@@ -1,17 +1,24 @@
 import { sql } from 'kysely';
-import { FULL_SIZE, generateData, progressBar } from '../generate-data.ts';
+import { FULL_SIZE, generateData, progressBar, type DataSize } from '../generate-data.ts';
 import type { Scenario } from './scenario.ts';
 
 // Issue 3's scenarios, on the large data set (bench/generate-data.ts: 100,000 tickets, 20 projects,
 // 500 members, 300,000 comments, 50,000 worklogs), generated once per database by the first seed.
 const TICKET = 'ATR-1234';
+
+/** The full data set, or a smaller one of BENCH_TICKETS tickets (bench/run.ts --tickets) with comments and worklogs in proportion. */
+function dataSize(): DataSize {
+  const tickets = Number(process.env.BENCH_TICKETS ?? FULL_SIZE.tickets);
+  const scale = tickets / FULL_SIZE.tickets;
+  return { ...FULL_SIZE, tickets, comments: Math.round(FULL_SIZE.comments * scale), worklogs: Math.round(FULL_SIZE.worklogs * scale) };
+}
 const LOOP_TICKET = `P${String(FULL_SIZE.projects - 1).padStart(2, '0')}-1`;
 
 export const scenarios: Scenario[] = [
   {
     name: `GET /api/v1/tickets/${TICKET}`,
     seed: async (db) => {
-      await generateData(db, FULL_SIZE, progressBar());
+      await generateData(db, dataSize(), progressBar());
       return {};
     },
     request: () => ({ method: 'GET', path: `/api/v1/tickets/${TICKET}` }),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Ability, Access } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 import type { WorkspaceSettings } from './settings.ts';
+import type { StructureStore } from './structure-cache.ts';
 
 export interface Actor {
   memberId: string;
@@ -31,6 +32,8 @@ export interface Context {
   agent: Agent;
   ability: Ability;
   settings: WorkspaceSettings;
+  /** Workspace structure cached by config_version for this app's database. */
+  structure: StructureStore;
   door: Door;
   publicUrl: string;
   requestId: string;

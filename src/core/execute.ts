@@ -5,6 +5,7 @@ import type { Actor, Agent, Context, Door, Log } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import { MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
+import type { StructureStore } from './structure-cache.ts';
 
 /** Who is asking: established by the bearer token before any operation runs. */
 export interface Principal {
@@ -15,6 +16,7 @@ export interface Principal {
 
 export interface Runtime {
   db: Kysely<DB>;
+  structure: StructureStore;
   publicUrl: string;
   now(): Date;
 }
@@ -72,6 +74,7 @@ export async function runOperation(
       access: principal.agent.access,
     }),
     settings: principal.settings,
+    structure: runtime.structure,
     door: call.door,
     publicUrl: runtime.publicUrl,
     requestId: call.requestId,

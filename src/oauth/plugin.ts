@@ -1,10 +1,9 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../storage/schema.ts';
 import { errorPage } from '../web/respond.ts';
 import { addPageHeaders } from '../web/security-headers.ts';
+import type { WebDeps } from '../web/session.ts';
 import { AddressLimiter } from './address-limiter.ts';
 import { scheduleClientCleanup } from './cleanup.ts';
 import { authorizeRoutes } from './endpoints/authorize.ts';
@@ -14,10 +13,8 @@ import { revokeRoute } from './endpoints/revoke.ts';
 import { tokenRoute } from './endpoints/token.ts';
 import { InvalidRequest, OAuthError, oauthErrorBody, ServerError } from './errors.ts';
 
-export interface OAuthOptions {
-  db: Kysely<DB>;
-  publicUrl: string;
-  now(): Date;
+/** The pages' dependencies (the authorization page is one) plus the machine endpoints' limits. */
+export interface OAuthOptions extends WebDeps {
   /** Spec 8: 60 token requests a minute and 30 registrations an hour per address. */
   tokenRequestsPerMinute?: number;
   registrationsPerHour?: number;

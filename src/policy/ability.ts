@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../storage/schema.ts';
 import { PERMISSIONS, READ_ONLY_PERMISSIONS, type Permission } from './permissions.ts';
 
@@ -91,10 +91,10 @@ export class Ability {
   }
 }
 
-/** Members whose role in the project grants a permission, plus administrators; active ones only. */
-export async function membersHolding(db: Kysely<DB>, projectId: string, permission: Permission) {
+/** SQL: members (id, name) whose role in the project grants a permission, plus administrators; active ones only. */
+export function membersHoldingSql(projectId: string, permission: Permission): RawBuilder<{ id: string; name: string }> {
   // One semi-join over the project's few role rows, rather than a correlated test per member.
-  const { rows } = await sql<{ id: string; name: string }>`
+  return sql<{ id: string; name: string }>`
     select m.id, m.display_name as name
     from members m
     where m.active and (m.is_admin or m.id in (
@@ -105,8 +105,13 @@ export async function membersHolding(db: Kysely<DB>, projectId: string, permissi
       select gm.member_id
       from project_roles pr join roles r on r.id = pr.role_id join group_members gm on gm.group_id = pr.group_id
       where pr.project_id = ${projectId} and ${permission} = any(r.permissions)
-    ))
-    order by m.display_name, m.id
+    ))`;
+}
+
+/** Members whose role in the project grants a permission, plus administrators; active ones only, by name. */
+export async function membersHolding(db: Kysely<DB>, projectId: string, permission: Permission) {
+  const { rows } = await sql<{ id: string; name: string }>`
+    select h.id, h.name from (${membersHoldingSql(projectId, permission)}) h order by h.name, h.id
   `.execute(db);
   return rows;
 }

@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { OAuthTables, OAuthTokenColumns } from '../oauth/tables.ts';
 import type { TicketTables } from '../modules/tickets/tables.ts';
 import type { BoardTables } from '../modules/boards/tables.ts';
+import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
 
 // Row types as Kysely sees them. Timestamps and dates come back as text (see storage/types.ts)
 // so that microseconds survive; they are written as ISO strings or with now().
@@ -223,7 +224,21 @@ export interface NotificationsTable {
   delivered_at: string | null;
 }
 
-export interface DB extends OAuthTables, TicketTables, BoardTables {
+/** The workspace audit log (migration 0005): configuration changes with the member and agent behind them. */
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: Generated<string>;
+  actor_id: string | null;
+  via: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  target: string;
+  project_id: string | null;
+  changes: Json<HistoryChange[]>;
+}
+
+export interface DB extends OAuthTables, TicketTables, BoardTables, HelpdeskTables {
   workspace_settings: WorkspaceSettingsTable;
   members: MembersTable;
   groups: GroupsTable;
@@ -246,4 +261,5 @@ export interface DB extends OAuthTables, TicketTables, BoardTables {
   tokens: TokensTable;
   history: HistoryTable;
   notifications: NotificationsTable;
+  audit_log: AuditLogTable;
 }

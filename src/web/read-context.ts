@@ -11,6 +11,7 @@ export async function readContext(deps: WebDeps, session: Session, requestId: st
     agent: { tokenId: `session:${session.hash}`, kind: 'personal', name: 'browser', access: 'read' },
     ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access: 'read' }),
     settings: await readSettings(deps.db),
+    structure: deps.structure,
     door: 'rest',
     publicUrl: deps.publicUrl,
     requestId,

@@ -3,10 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-format.ts';
 import type { DB } from '../storage/schema.ts';
+import type { StructureStore } from '../core/structure-cache.ts';
 
 /** Everything the pages need from the service. */
 export interface WebDeps {
   db: Kysely<DB>;
+  structure: StructureStore;
   publicUrl: string;
   now(): Date;
 }

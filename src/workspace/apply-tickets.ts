@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { parseDuration } from '../core/durations.ts';
 import { ApiError } from '../core/errors.ts';
 import { normalizeName, resolveName } from '../core/names.ts';
+import { activeFormNamed } from '../modules/helpdesk/ticket-form.ts';
 import { checkFieldValuesWith, fieldsForType, writeFieldValues } from '../modules/tickets/fields.ts';
 import { loadProjectConfig, loadWorkflow, type ProjectConfig } from '../modules/tickets/project-config.ts';
 import { addWatcher, ensureLabels, setComponents, setLabels, setVersions } from '../modules/tickets/repo.ts';
@@ -36,7 +37,11 @@ async function at<T>(path: string, work: () => T | Promise<T>): Promise<T> {
 
 async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: TicketSeedEntry, path: string): Promise<string> {
   const where = (field: string) => `${path}.${field}`;
-  const type = seed.type === undefined ? config.types[0]! : await at(where('type'), () => resolveType(config, seed.type!));
+  const form = seed.request_type === undefined ? null : await at(where('request_type'), () => activeFormNamed(ctx.db, config, seed.request_type!));
+  const type =
+    seed.type === undefined
+      ? (config.types.find((t) => t.id === form?.ticketTypeId) ?? config.types[0]!)
+      : await at(where('type'), () => resolveType(config, seed.type!));
   const workflow = await loadWorkflow(ctx.db, type.workflow_id);
   const status =
     seed.status === undefined
@@ -86,7 +91,8 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
       reporter_id: reporterId,
       parent_id: null,
       security_level_id: levelId,
-      request_type: null,
+      request_type: form?.name ?? null,
+      request_type_id: form?.id ?? null,
       description_format: seed.description === undefined ? null : (seed.description_format ?? 'markdown'),
       description_text: seed.description ?? null,
       environment_format: null,

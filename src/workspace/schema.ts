@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { StringEnum } from '../core/schema-kit.ts';
 import { PERMISSIONS } from '../policy/permissions.ts';
+import { RequestTypeEntries } from './request-type-schema.ts';
 import { TicketSeeds } from './ticket-seed-schema.ts';
 
 /**
@@ -224,6 +225,7 @@ export const ProjectEntry = Type.Object(
     security_levels: Optional(Type.Array(SecurityLevelEntry)),
     custom_fields: Optional(Type.Array(CustomFieldEntry)),
     roles: Optional(Type.Array(ProjectRoleEntry, { description: 'who holds which role in the project: the whole list' })),
+    request_types: Optional(RequestTypeEntries),
     tickets: Optional(TicketSeeds),
   },
   Strict,

@@ -2,6 +2,7 @@ import { boardsSection } from './apply-boards.ts';
 import { groupsSection } from './apply-groups.ts';
 import { membersSection } from './apply-members.ts';
 import { projectsSection } from './apply-projects.ts';
+import { requestTypesSection } from './apply-request-types.ts';
 import { rolesSection } from './apply-roles.ts';
 import { settingsSection } from './apply-settings.ts';
 import { ticketsSection } from './apply-tickets.ts';
@@ -20,6 +21,7 @@ export const SECTIONS: readonly WorkspaceSectionHandler[] = [
   rolesSection,
   workflowsSection,
   projectsSection,
+  requestTypesSection,
   ticketsSection,
   boardsSection,
 ];

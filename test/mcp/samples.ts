@@ -20,6 +20,18 @@ export const SAMPLES: Record<string, Sample[]> = {
     { args: {}, succeeds: false },
     { args: { project: 7 }, succeeds: false },
   ],
+  // The platform fixture has no helpdesk project: these show the refusals agree (a software project has no forms).
+  list_request_types: [
+    { args: { project: 'CORE' }, succeeds: false },
+    { args: { project: 'NOPE', include_archived: true }, succeeds: false },
+  ],
+  get_request_type: [{ args: { project: 'CORE', request_type: 'anything' }, succeeds: false }],
+  create_request_type: [
+    { args: { project: 'CORE', key: 'form', name: 'Form', ticket_type: 'Task' }, succeeds: false },
+    { args: { project: 'CORE', key: 'has space', name: 'Form', ticket_type: 'Task' }, succeeds: false },
+  ],
+  reorder_request_types: [{ args: { project: 'CORE', order: [] }, succeeds: false }],
+  retire_request_type: [{ args: { project: 'CORE', request_type: 'form' }, succeeds: false }],
   search_tickets: [
     { args: {}, succeeds: true },
     { args: { project: 'CORE', limit: 5 }, succeeds: true },
@@ -38,6 +50,7 @@ export const SAMPLES: Record<string, Sample[]> = {
     { args: { project: 'NOPE', summary: 'Nowhere' }, succeeds: false },
     { args: { project: 'CORE' }, succeeds: false },
     { args: { project: 'CORE', summary: 'Wrong type', type: 'Epic' }, succeeds: false },
+    { args: { project: 'CORE', summary: 'Not a helpdesk', request_type: 'get-help' }, succeeds: false },
     { args: { project: 'CORE', summary: 5 }, succeeds: false },
   ],
   update_ticket: [

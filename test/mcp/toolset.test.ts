@@ -193,6 +193,24 @@ describe('initialize: instructions name CRM tools only to a member who may see t
   });
 });
 
+describe('initialize: instructions explain helpdesk forms while the helpdesk is switched on', () => {
+  it('names list_request_types and request_type on create_ticket', async () => {
+    const text = await instructions(tokens.leeWrite);
+    expect(text).toContain('## Helpdesk');
+    expect(text).toContain('`list_request_types`');
+    expect(text).toContain('`request_type`');
+  });
+
+  it('leaves the paragraph out while the helpdesk is switched off', async () => {
+    await setSwitch(service.db, 'helpdesk', false);
+    try {
+      expect(await instructions(tokens.leeWrite)).not.toContain('request_type');
+    } finally {
+      await setSwitch(service.db, 'helpdesk', true);
+    }
+  });
+});
+
 describe('initialize: the code-hosting paragraph appears only when the integration is switched on', () => {
   it('is absent while no workspace has the integration (it does not exist yet)', async () => {
     expect(codeHostingIntegrationEnabled(await readSettings(service.db))).toBe(false);

@@ -1,15 +1,15 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { ticketVisibility } from '../tickets/policy.ts';
+import { visibilityScope, visibleInScopeSql } from '../tickets/policy.ts';
 import { presentSummary } from '../tickets/present.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
 import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
 import { resolveSprint } from './resolve.ts';
-import { cardRows } from './summaries.ts';
+import { cardJoins, cardJson, type CardRow } from './summaries.ts';
 import type { Board, BoardDetail, Column } from './schemas.ts';
-import { all, inProjects, inSprint, MAX_TICKETS, statusIn, visibleTo } from './ticket-sets.ts';
+import { all, inProjects, inSprint, MAX_TICKETS, statusIn } from './ticket-sets.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -55,33 +55,38 @@ function columnOf(columns: readonly ColumnRow[]): Map<string, number> {
  */
 export async function getBoard(ctx: Context, number: number, sprintGiven?: string): Promise<BoardDetail> {
   const board = await loadVisibleBoard(ctx, number);
-  const [sprint, columns, visibility] = await Promise.all([
+  const [sprint, columns, scope] = await Promise.all([
     sprintShown(ctx, board, sprintGiven),
     boardColumnRows(ctx.db, board.id),
-    ticketVisibility(ctx),
+    visibilityScope(ctx),
   ]);
   const mapped = columns.flatMap((c) => c.statuses);
   const onBoard = all([
     inProjects(board.visibleProjects.map((p) => p.id)),
-    visibleTo(visibility),
+    // security levels decided in the query: no round trip to read the member's levels first
+    visibleInScopeSql(scope),
     ...(sprint ? [inSprint(sprint.id)] : []),
   ]);
   const hidden = doneTooLong(board.done_retention_days, ctx.now());
 
-  // One pass over the board's tickets: both counts and the first 500 shown, in rank order.
-  const result = await sql<{ unmapped: number; hidden_done: number; ids: string[] | null }>`
+  // One query: both counts, and the first 500 cards shown (in rank order) with what a card shows,
+  // as one JSON array (on PGlite one value crosses the wire faster than 500 rows).
+  const result = await sql<{ unmapped: number; hidden_done: number; cards: CardRow[] }>`
     with board as (
       select t.id, t.rank, ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id
       where ${onBoard}
+    ),
+    shown as (
+      select id, rank from board where mapped and not hidden order by rank nulls last, id limit ${MAX_TICKETS}
     )
     select (select count(*) from board where not mapped)::int as unmapped,
            (select count(*) from board where mapped and hidden)::int as hidden_done,
-           (select array_agg(id order by rank nulls last, id) from (
-              select id, rank from board where mapped and not hidden order by rank nulls last, id limit ${MAX_TICKETS}) shown) as ids
+           coalesce((select json_agg(${cardJson} order by x.rank nulls last, x.id)
+                     from shown x join tickets t on t.id = x.id
+                     ${cardJoins}), '[]') as cards
   `.execute(ctx.db);
-  const { unmapped, hidden_done, ids } = result.rows[0] ?? { unmapped: 0, hidden_done: 0, ids: null };
-  const rows = await cardRows(ctx.db, ids ?? []);
+  const { unmapped, hidden_done, cards: rows } = result.rows[0] ?? { unmapped: 0, hidden_done: 0, cards: [] };
   const position = columnOf(columns);
   const presented: Column[] = columns.map((c) => ({
     index: c.position,

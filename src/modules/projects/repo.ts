@@ -1,35 +1,94 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../storage/schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
+import { membersHoldingSql } from '../../policy/ability.ts';
+import type { DB, ProjectsTable } from '../../storage/schema.ts';
 
-export async function findProjectByKey(db: Kysely<DB>, key: string) {
-  return db
-    .selectFrom('projects')
-    .select(['id', 'key', 'name', 'kind', 'description', 'default_assignee_id', 'lead_id'])
-    .where((eb) => eb(eb.fn('upper', ['key']), '=', key.trim().toUpperCase()))
-    .executeTakeFirst();
+export type ProjectRow = Pick<Selectable<ProjectsTable>, 'id' | 'key' | 'name' | 'kind' | 'description' | 'default_assignee_id' | 'lead_id'>;
+
+/** The names of a project GET /projects/{key} lists that belong to the workspace structure. */
+export interface ProjectStructure {
+  ticket_types: string[];
+  priorities: string[];
+  resolutions: string[];
+  components: string[];
+  versions: string[];
 }
 
-export async function listProjects(db: Kysely<DB>) {
-  return db.selectFrom('projects').select(['id', 'key', 'name', 'kind', 'description']).orderBy('position').orderBy('key').execute();
+/** Every project, in the order lists show them (position, then key), with its names, for the structure cache. */
+interface CachedProjects {
+  ordered: ProjectRow[];
+  /** The same projects by key, as PostgreSQL orders keys (names listed in errors). */
+  byKeyOrder: ProjectRow[];
+  structure: Map<string, ProjectStructure>;
 }
 
-/** A project's names for GET /projects/{key}, in one round trip; archived ones left out. */
-export async function projectVocabulary(db: Kysely<DB>, projectId: string) {
-  const { rows } = await sql<{
-    ticket_types: string[];
-    priorities: string[];
-    resolutions: string[];
-    components: string[];
-    versions: string[];
-    labels: string[];
-  }>`
+async function loadProjects(db: Kysely<DB>): Promise<CachedProjects> {
+  const { rows } = await sql<ProjectRow & ProjectStructure & { key_order: number }>`
+    select p.id, p.key, p.name, p.kind, p.description, p.default_assignee_id, p.lead_id,
+      row_number() over (order by p.key) as key_order,
+      array(select name from ticket_types where project_id = p.id order by position) as ticket_types,
+      array(select name from priorities where project_id = p.id order by position) as priorities,
+      array(select name from resolutions where project_id = p.id order by position) as resolutions,
+      array(select name from components where project_id = p.id and not archived order by position) as components,
+      array(select name from versions where project_id = p.id and not archived order by position) as versions
+    from projects p
+    order by p.position, p.key
+  `.execute(db);
+  const ordered = rows.map(({ id, key, name, kind, description, default_assignee_id, lead_id }) => ({ id, key, name, kind, description, default_assignee_id, lead_id }));
+  const keyOrder = new Map(rows.map((row) => [row.id, Number(row.key_order)]));
+  return {
+    ordered,
+    byKeyOrder: [...ordered].sort((a, b) => keyOrder.get(a.id)! - keyOrder.get(b.id)!),
+    structure: new Map(
+      rows.map((row) => [
+        row.id,
+        { ticket_types: row.ticket_types, priorities: row.priorities, resolutions: row.resolutions, components: row.components, versions: row.versions },
+      ]),
+    ),
+  };
+}
+
+const projects = new StructureKind<CachedProjects>('projects');
+
+/**
+ * Every project with its structure, from the app's structure store keyed by config_version (see
+ * core/structure-cache.ts). The objects are shared between requests: callers must not change them.
+ */
+function cachedProjects(ctx: StructureReader): Promise<CachedProjects> {
+  return ctx.structure.get(ctx, projects, 'all', () => loadProjects(ctx.db));
+}
+
+/** A project by key, case-insensitive. */
+export async function findProjectByKey(ctx: StructureReader, key: string): Promise<ProjectRow | undefined> {
+  const wanted = key.trim().toUpperCase();
+  return (await cachedProjects(ctx)).ordered.find((p) => p.key.toUpperCase() === wanted);
+}
+
+/** Every project by position, then key. */
+export async function listProjects(ctx: StructureReader): Promise<ProjectRow[]> {
+  return (await cachedProjects(ctx)).ordered;
+}
+
+/** Every project ordered by key. */
+export async function projectsByKey(ctx: StructureReader): Promise<ProjectRow[]> {
+  return (await cachedProjects(ctx)).byKeyOrder;
+}
+
+/** A project's names for GET /projects/{key}: structure from the cache, archived ones left out. */
+export async function projectStructure(ctx: StructureReader, projectId: string): Promise<ProjectStructure> {
+  return (await cachedProjects(ctx)).structure.get(projectId)!;
+}
+
+/**
+ * What GET /projects/{key} reads live, in one round trip: the project's labels (creating a ticket
+ * may add one, so they are not structure) and the members who may be assigned its tickets.
+ */
+export async function projectPeopleAndLabels(db: Kysely<DB>, projectId: string) {
+  const { rows } = await sql<{ labels: string[]; assignable: { id: string; name: string }[] }>`
     select
-      array(select name from ticket_types where project_id = ${projectId} order by position) as ticket_types,
-      array(select name from priorities where project_id = ${projectId} order by position) as priorities,
-      array(select name from resolutions where project_id = ${projectId} order by position) as resolutions,
-      array(select name from components where project_id = ${projectId} and not archived order by position) as components,
-      array(select name from versions where project_id = ${projectId} and not archived order by position) as versions,
-      array(select name from labels where project_id = ${projectId} and not archived order by name) as labels
+      array(select name from labels where project_id = ${projectId} and not archived order by name) as labels,
+      coalesce((select json_agg(json_build_object('id', h.id, 'name', h.name) order by h.name, h.id)
+                from (${membersHoldingSql(projectId, 'ticket:transition')}) h), '[]') as assignable
   `.execute(db);
   return rows[0]!;
 }

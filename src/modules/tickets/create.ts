@@ -11,6 +11,7 @@ import { addWatcher, ensureLabels, setComponents, setLabels, takeTicketNumber, t
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { ApiError } from '../../core/errors.ts';
+import { formForNewTicket } from '../helpdesk/ticket-form.ts';
 
 /**
  * POST /tickets: every name and custom field is checked before anything is written, so a
@@ -22,7 +23,12 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   await requirePermission(ctx, 'ticket:create', project.id, project.key);
   const config = await loadProjectConfig(ctx.db, project);
 
-  const type = input.type !== undefined ? resolveType(config, input.type) : config.types[0]!;
+  const form = input.request_type !== undefined ? await formForNewTicket(ctx, project, input.request_type) : null;
+  // type left out: the form's ticket type, else the project's first (spec 4.2)
+  const type =
+    input.type !== undefined
+      ? resolveType(config, input.type)
+      : (config.types.find((t) => t.id === form?.ticketTypeId) ?? config.types[0]!);
   const priority = input.priority !== undefined ? resolvePriority(config, input.priority) : defaultPriority(ctx, config);
   const components = resolveComponents(config, input.components ?? []);
   const parent = input.parent !== undefined ? await resolveParent(ctx, config, input.parent) : null;
@@ -57,7 +63,8 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
       reporter_id: ctx.actor.memberId,
       parent_id: parent?.id ?? null,
       security_level_id: null,
-      request_type: null,
+      request_type: form?.name ?? null,
+      request_type_id: form?.id ?? null,
       description_format: input.description !== undefined ? 'markdown' : null,
       description_text: input.description ?? null,
       environment_format: null,
@@ -84,7 +91,7 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
     entityType: 'ticket',
     entityId: ticket.id,
     kind: 'created',
-    changes: [{ field: 'key', from: null, to: key }, ...fieldChanges],
+    changes: [{ field: 'key', from: null, to: key }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges],
   });
   await announce(ctx, { ticket, kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null });
   return presentTicketById(ctx, ticket.id);

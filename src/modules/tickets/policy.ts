@@ -27,11 +27,12 @@ export interface GuardedTicket {
 
 const cache = new WeakMap<Context['ability'], Promise<TicketVisibility>>();
 
-async function loadVisibility(ctx: Context): Promise<TicketVisibility> {
-  const memberId = ctx.actor.memberId;
-  const projectIds = await ctx.ability.visibleProjectIds();
-  if (ctx.ability.isAdmin) return { memberId, isAdmin: true, projectIds, levelIds: new Set() };
-  const rows = await sql<{ level_id: string }>`
+/**
+ * SQL: ids of the security levels granted to a member — by member, by group, or by a role they
+ * hold (directly or through a group) in the level's project.
+ */
+export function grantedLevelsSql(memberId: string): RawBuilder<{ level_id: string }> {
+  return sql<{ level_id: string }>`
     select g.level_id
     from security_level_grants g
     join security_levels l on l.id = g.level_id
@@ -41,8 +42,14 @@ async function loadVisibility(ctx: Context): Promise<TicketVisibility> {
          select 1 from project_roles pr
          where pr.project_id = l.project_id and pr.role_id = g.role_id
            and (pr.member_id = ${memberId}
-                or pr.group_id in (select group_id from group_members where member_id = ${memberId})))
-  `.execute(ctx.db);
+                or pr.group_id in (select group_id from group_members where member_id = ${memberId})))`;
+}
+
+async function loadVisibility(ctx: Context): Promise<TicketVisibility> {
+  const memberId = ctx.actor.memberId;
+  const projectIds = await ctx.ability.visibleProjectIds();
+  if (ctx.ability.isAdmin) return { memberId, isAdmin: true, projectIds, levelIds: new Set() };
+  const rows = await sql<{ level_id: string }>`${grantedLevelsSql(memberId)}`.execute(ctx.db);
   return { memberId, isAdmin: false, projectIds, levelIds: new Set(rows.rows.map((r) => r.level_id)) };
 }
 
@@ -69,11 +76,17 @@ export function canSeeTicket(visibility: TicketVisibility, ticket: Pick<GuardedT
   return canSeeProjectOf(visibility, ticket) && !isBehindLevel(visibility, ticket);
 }
 
+/** A ticket in a project the member cannot see is 404 (like one that does not exist). */
+export const ticketNotFound = (key: string) => notFound(`Ticket ${key}`);
+
+/** A ticket behind a security level the member is not in is 403 (spec 7). */
+export const ticketBehindLevel = (key: string) => forbidden(`Ticket ${key} is behind a security level you are not in`);
+
 /** A ticket in a project the member cannot see is 404; one behind a security level is 403 (spec 7). */
 export async function assertCanSeeTicket(ctx: Context, ticket: GuardedTicket): Promise<void> {
   const visibility = await ticketVisibility(ctx);
-  if (!canSeeProjectOf(visibility, ticket)) throw notFound(`Ticket ${ticket.key}`);
-  if (isBehindLevel(visibility, ticket)) throw forbidden(`Ticket ${ticket.key} is behind a security level you are not in`);
+  if (!canSeeProjectOf(visibility, ticket)) throw ticketNotFound(ticket.key);
+  if (isBehindLevel(visibility, ticket)) throw ticketBehindLevel(ticket.key);
 }
 
 const ACTIONS: Partial<Record<Permission, string>> = {
@@ -118,6 +131,56 @@ export async function memberRoleIds(ctx: Context, projectId: string): Promise<Se
   return new Set(rows.rows.map((r) => r.role_id));
 }
 
+/**
+ * What SQL needs to decide visibility itself: the projects the member may see (from the request's
+ * grants); security levels are left to the query (grantedLevelsSql), which saves a round trip.
+ */
+export interface VisibilityScope {
+  memberId: string;
+  isAdmin: boolean;
+  projectIds: Set<string> | null;
+}
+
+export async function visibilityScope(ctx: Context): Promise<VisibilityScope> {
+  return { memberId: ctx.actor.memberId, isAdmin: ctx.ability.isAdmin, projectIds: await ctx.ability.visibleProjectIds() };
+}
+
+/** SQL: the ticket under `alias` is in a project the member may see. */
+export function projectVisibleSql(scope: VisibilityScope, alias = 't'): RawBuilder<boolean> {
+  if (scope.isAdmin || scope.projectIds === null) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${[...scope.projectIds]}::uuid[]))`;
+}
+
+/** SQL: the ticket under `alias` has no security level, or one granted to the member. */
+export function levelGrantedSql(scope: VisibilityScope, alias = 't'): RawBuilder<boolean> {
+  if (scope.isAdmin) return sql<boolean>`true`;
+  const level = sql.ref(`${alias}.security_level_id`);
+  return sql<boolean>`(${level} is null or ${level} in (${grantedLevelsSql(scope.memberId)}))`;
+}
+
+/** SQL: the ticket under `alias` is one the member may see (projects and security levels), all in SQL. */
+export function visibleInScopeSql(scope: VisibilityScope, alias = 't'): RawBuilder<boolean> {
+  if (scope.isAdmin) return sql<boolean>`true`;
+  return sql<boolean>`(${projectVisibleSql(scope, alias)} and ${levelGrantedSql(scope, alias)})`;
+}
+
+/** SQL: the member's granted security levels as one uuid[] (empty for administrators, who need none). */
+export function grantedLevelArraySql(scope: VisibilityScope): RawBuilder<string[]> {
+  if (scope.isAdmin) return sql<string[]>`'{}'::uuid[]`;
+  return sql<string[]>`array(${grantedLevelsSql(scope.memberId)})`;
+}
+
+/**
+ * SQL: the ticket under `alias` is one the member may see, with the granted levels given as a
+ * uuid[] expression read once (grantedLevelArraySql): a query that tests many tickets plans the
+ * grants once rather than at every test.
+ */
+export function visibleWithLevelsSql(scope: VisibilityScope, alias: string, levels: RawBuilder<string[]>): RawBuilder<boolean> {
+  if (scope.isAdmin) return sql<boolean>`true`;
+  const level = sql.ref(`${alias}.security_level_id`);
+  return sql<boolean>`(${projectVisibleSql(scope, alias)} and (${level} is null or ${level} = any(${levels})))`;
+}
+
 /** SQL: ticket `t` is one the member may see (projects and security levels). */
 export function visibleTicketSql(visibility: TicketVisibility): RawBuilder<boolean> {
   if (visibility.isAdmin) return sql<boolean>`true`;
@@ -127,7 +190,7 @@ export function visibleTicketSql(visibility: TicketVisibility): RawBuilder<boole
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (restricted to a role or group they hold). */
-export function readableCommentSql(visibility: TicketVisibility): RawBuilder<boolean> {
+export function readableCommentSql(visibility: Pick<TicketVisibility, 'memberId' | 'isAdmin'>): RawBuilder<boolean> {
   if (visibility.isAdmin) return sql<boolean>`true`;
   const me = visibility.memberId;
   return sql<boolean>`(c.visibility <> 'restricted'

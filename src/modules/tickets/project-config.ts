@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CustomFieldType, DB } from '../../storage/schema.ts';
+import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
 
 /** The names a project's tickets use, read from the workspace structure for one request. */
 export interface ProjectConfig {
@@ -15,26 +16,38 @@ export interface ProjectConfig {
   fields: { id: string; key: string; name: string; type: CustomFieldType; choices: string[]; ticket_types: string[] }[];
 }
 
+type ProjectLists = Pick<ProjectConfig, 'types' | 'priorities' | 'resolutions' | 'components' | 'versions' | 'fields'>;
+
+/** Each list as a JSON array in its stored order, all in one round trip. */
 export async function loadProjectConfig(db: Kysely<DB>, project: { id: string; key: string; kind: string; default_assignee_id: string | null }): Promise<ProjectConfig> {
-  const [types, priorities, resolutions, components, versions, fields] = await Promise.all([
-    db.selectFrom('ticket_types').select(['id', 'name', 'workflow_id', 'is_subtask']).where('project_id', '=', project.id).orderBy('position').execute(),
-    db.selectFrom('priorities').select(['id', 'name']).where('project_id', '=', project.id).orderBy('position').execute(),
-    db.selectFrom('resolutions').select(['id', 'name', 'is_default']).where('project_id', '=', project.id).orderBy('position').execute(),
-    db.selectFrom('components').select(['id', 'name', 'default_assignee_id', 'archived']).where('project_id', '=', project.id).orderBy('position').execute(),
-    db.selectFrom('versions').select(['id', 'name', 'archived']).where('project_id', '=', project.id).orderBy('position').execute(),
-    db.selectFrom('custom_fields').select(['id', 'key', 'name', 'type', 'choices', 'ticket_types']).where('project_id', '=', project.id).orderBy('position').execute(),
-  ]);
+  const id = project.id;
+  const { rows } = await sql<ProjectLists>`
+    select
+      coalesce((select json_agg(json_build_object('id', id, 'name', name, 'workflow_id', workflow_id, 'is_subtask', is_subtask) order by position)
+                from ticket_types where project_id = ${id}), '[]') as types,
+      coalesce((select json_agg(json_build_object('id', id, 'name', name) order by position)
+                from priorities where project_id = ${id}), '[]') as priorities,
+      coalesce((select json_agg(json_build_object('id', id, 'name', name, 'is_default', is_default) order by position)
+                from resolutions where project_id = ${id}), '[]') as resolutions,
+      coalesce((select json_agg(json_build_object('id', id, 'name', name, 'default_assignee_id', default_assignee_id, 'archived', archived) order by position)
+                from components where project_id = ${id}), '[]') as components,
+      coalesce((select json_agg(json_build_object('id', id, 'name', name, 'archived', archived) order by position)
+                from versions where project_id = ${id}), '[]') as versions,
+      coalesce((select json_agg(json_build_object('id', id, 'key', key, 'name', name, 'type', type, 'choices', choices, 'ticket_types', ticket_types) order by position)
+                from custom_fields where project_id = ${id}), '[]') as fields
+  `.execute(db);
+  const lists = rows[0]!;
   return {
     id: project.id,
     key: project.key,
     kind: project.kind,
     defaultAssigneeId: project.default_assignee_id,
-    types,
-    priorities,
-    resolutions,
-    components,
-    versions,
-    fields,
+    types: lists.types,
+    priorities: lists.priorities,
+    resolutions: lists.resolutions,
+    components: lists.components,
+    versions: lists.versions,
+    fields: lists.fields,
   };
 }
 
@@ -60,15 +73,25 @@ export interface Workflow {
   transitions: WorkflowTransition[];
 }
 
+/** A workflow's statuses and transitions in their order, in one round trip, as the caller's transaction sees them. */
 export async function loadWorkflow(db: Kysely<DB>, workflowId: string): Promise<Workflow> {
-  const [statuses, transitions] = await Promise.all([
-    db.selectFrom('statuses').select(['id', 'name', 'category', 'position']).where('workflow_id', '=', workflowId).orderBy('position').execute(),
-    db
-      .selectFrom('transitions')
-      .select(['id', 'name', 'from_status_ids', 'to_status_id', 'conditions', 'validators', 'screen'])
-      .where('workflow_id', '=', workflowId)
-      .orderBy('position')
-      .execute(),
-  ]);
-  return { statuses, transitions };
+  const { rows } = await sql<Workflow>`
+    select
+      coalesce((select json_agg(json_build_object('id', id, 'name', name, 'category', category, 'position', position) order by position)
+                from statuses where workflow_id = ${workflowId}), '[]') as statuses,
+      coalesce((select json_agg(json_build_object('id', id, 'name', name, 'from_status_ids', from_status_ids, 'to_status_id', to_status_id,
+                                                  'conditions', conditions, 'validators', validators, 'screen', screen) order by position)
+                from transitions where workflow_id = ${workflowId}), '[]') as transitions
+  `.execute(db);
+  return rows[0]!;
+}
+
+const workflows = new StructureKind<Workflow>('workflows');
+
+/**
+ * A workflow from the app's structure store (core/structure-cache.ts), for read paths. Never use
+ * it inside a transaction that changes structure (the workspace apply reads with loadWorkflow).
+ */
+export function cachedWorkflow(ctx: StructureReader, workflowId: string): Promise<Workflow> {
+  return ctx.structure.get(ctx, workflows, workflowId, () => loadWorkflow(ctx.db, workflowId));
 }

@@ -1,33 +1,48 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../storage/schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB, StatusesTable } from '../../storage/schema.ts';
+import type { TicketsTable } from './tables.ts';
+
+type TicketColumns = Selectable<TicketsTable>;
+type StatusCategory = Selectable<StatusesTable>['category'];
 
 /** The columns of a ticket that rules look at (permission, workflow, arithmetic). */
-export interface TicketState {
-  id: string;
-  key: string;
-  number: number;
-  project_id: string;
+export type TicketState = Pick<
+  TicketColumns,
+  | 'id'
+  | 'key'
+  | 'number'
+  | 'project_id'
+  | 'type_id'
+  | 'status_id'
+  | 'priority_id'
+  | 'resolution_id'
+  | 'assignee_id'
+  | 'reporter_id'
+  | 'parent_id'
+  | 'security_level_id'
+  | 'summary'
+  | 'description_format'
+  | 'description_text'
+  | 'due_date'
+  | 'remaining_estimate_seconds'
+  | 'time_spent_seconds'
+  | 'resolved_at'
+> & {
   project_key: string;
   project_kind: string;
   project_default_assignee_id: string | null;
-  type_id: string;
   workflow_id: string;
-  status_id: string;
-  status_category: 'todo' | 'in_progress' | 'done' | null;
-  priority_id: string | null;
-  resolution_id: string | null;
-  assignee_id: string | null;
-  reporter_id: string | null;
-  parent_id: string | null;
-  security_level_id: string | null;
-  summary: string;
-  description_format: string | null;
-  description_text: string | null;
-  due_date: string | null;
-  remaining_estimate_seconds: number | null;
-  time_spent_seconds: number | null;
-  resolved_at: string | null;
-}
+  status_category: StatusCategory;
+};
+
+/** SQL: the TicketState columns of ticket `t`, joined to its project `p`, type `tt` and status `s`. */
+export const ticketStateColumns = sql`
+  t.id, t.key, t.number, t.project_id, p.key as project_key, p.kind as project_kind,
+  p.default_assignee_id as project_default_assignee_id,
+  t.type_id, tt.workflow_id, t.status_id, s.category as status_category, t.priority_id,
+  t.resolution_id, t.assignee_id, t.reporter_id, t.parent_id, t.security_level_id, t.summary,
+  t.description_format, t.description_text, t.due_date::text as due_date,
+  t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
 
 /**
  * One ticket by key (case-insensitive); `forUpdate` locks its row so that concurrent changes to
@@ -36,12 +51,7 @@ export interface TicketState {
 export async function findTicketState(db: Kysely<DB>, key: string, forUpdate = false): Promise<TicketState | undefined> {
   const lock = forUpdate ? sql`for update of t` : sql``;
   const result = await sql<TicketState>`
-    select t.id, t.key, t.number, t.project_id, p.key as project_key, p.kind as project_kind,
-           p.default_assignee_id as project_default_assignee_id,
-           t.type_id, tt.workflow_id, t.status_id, s.category as status_category, t.priority_id,
-           t.resolution_id, t.assignee_id, t.reporter_id, t.parent_id, t.security_level_id, t.summary,
-           t.description_format, t.description_text, t.due_date::text as due_date,
-           t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at
+    select ${ticketStateColumns}
     from tickets t
     join projects p on p.id = t.project_id
     join ticket_types tt on tt.id = t.type_id
@@ -52,74 +62,81 @@ export async function findTicketState(db: Kysely<DB>, key: string, forUpdate = f
   return result.rows[0];
 }
 
-/** Everything a Ticket answer shows, by ticket id, in one query. */
-export interface TicketRow {
-  id: string;
-  key: string;
-  number: number;
-  project_id: string;
+/** Everything a Ticket answer shows: the ticket's own columns and the names it refers to. */
+export type TicketRow = Pick<
+  TicketColumns,
+  | 'id'
+  | 'key'
+  | 'number'
+  | 'project_id'
+  | 'summary'
+  | 'assignee_id'
+  | 'reporter_id'
+  | 'security_level_id'
+  | 'request_type'
+  | 'description_format'
+  | 'description_text'
+  | 'environment_format'
+  | 'environment_text'
+  | 'due_date'
+  | 'created_at'
+  | 'updated_at'
+  | 'resolved_at'
+  | 'original_estimate_seconds'
+  | 'remaining_estimate_seconds'
+  | 'time_spent_seconds'
+> & {
   project_key: string;
-  summary: string;
   type_name: string;
   status_name: string;
-  status_category: 'todo' | 'in_progress' | 'done' | null;
+  status_category: StatusCategory;
   priority_name: string | null;
-  priority_position: number | null;
   resolution_name: string | null;
-  assignee_id: string | null;
   assignee_name: string | null;
-  reporter_id: string | null;
   reporter_name: string | null;
   parent_key: string | null;
-  security_level_id: string | null;
   security_level_name: string | null;
-  request_type: string | null;
-  description_format: string | null;
-  description_text: string | null;
-  environment_format: string | null;
-  environment_text: string | null;
-  due_date: string | null;
-  created_at: string;
-  updated_at: string;
-  resolved_at: string | null;
-  original_estimate_seconds: number | null;
-  remaining_estimate_seconds: number | null;
-  time_spent_seconds: number | null;
   labels: string[];
   components: string[];
   fix_versions: string[];
   affected_versions: string[];
   fields: Record<string, string> | null;
-}
+};
 
+/**
+ * SQL: the TicketRow columns of ticket `t` joined to its project `p` and status `s`. Scalar
+ * subqueries rather than a ten-way join: each is planned alone, which keeps planning (the larger
+ * cost of a one-row read, on PGlite especially) small.
+ */
+export const ticketRowColumns = sql`
+  t.id, t.key, t.number, t.project_id, p.key as project_key, t.summary,
+  (select name from ticket_types where id = t.type_id) as type_name,
+  s.name as status_name, s.category as status_category,
+  (select name from priorities where id = t.priority_id) as priority_name,
+  (select name from resolutions where id = t.resolution_id) as resolution_name,
+  t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
+  t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
+  (select key from tickets where id = t.parent_id) as parent_key,
+  t.security_level_id, (select name from security_levels where id = t.security_level_id) as security_level_name,
+  t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
+  t.due_date::text as due_date, t.created_at, t.updated_at, t.resolved_at,
+  t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
+  coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
+            join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}') as labels,
+  coalesce((select array_agg(c.name order by c.position) from ticket_components tc
+            join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
+  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
+            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_versions,
+  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
+            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
+  (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
+    join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields`;
+
+/** TicketRows by id, in the order of `ids`, in one query. */
 export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promise<TicketRow[]> {
   if (ids.length === 0) return [];
-  // Scalar subqueries rather than a ten-way join: each is planned alone, which keeps planning
-  // (the larger cost of this one-row read, on PGlite especially) small.
   const result = await sql<TicketRow>`
-    select t.id, t.key, t.number, t.project_id, p.key as project_key, t.summary,
-           (select name from ticket_types where id = t.type_id) as type_name,
-           s.name as status_name, s.category as status_category,
-           (select name from priorities where id = t.priority_id) as priority_name,
-           (select position from priorities where id = t.priority_id) as priority_position,
-           (select name from resolutions where id = t.resolution_id) as resolution_name,
-           t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
-           t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
-           (select key from tickets where id = t.parent_id) as parent_key,
-           t.security_level_id, (select name from security_levels where id = t.security_level_id) as security_level_name,
-           t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
-           t.due_date::text as due_date, t.created_at, t.updated_at, t.resolved_at,
-           t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
-           coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
-                     join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}') as labels,
-           coalesce((select array_agg(c.name order by c.position) from ticket_components tc
-                     join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
-           coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
-                     join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_versions,
-           coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
-                     join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
-           (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
-             join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields
+    select ${ticketRowColumns}
     from tickets t
     join projects p on p.id = t.project_id
     join statuses s on s.id = t.status_id

@@ -181,6 +181,12 @@ export const CreateTicketBody = Type.Object({
   summary: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Markdown),
   type: Type.Optional(Name),
+  request_type: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'helpdesk projects: an active request type (form) by key or name; with `type` left out, the ticket gets the form’s ticket type',
+    }),
+  ),
   priority: Type.Optional(Name),
   assignee: Type.Optional(Nullable(Type.String({ minLength: 1, description: '`me`, a display name, an email address or a member id' }))),
   labels: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),

@@ -2,9 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import { resolvePerson } from './people.ts';
-import { readableCommentSql, ticketVisibility, visibleTicketSql } from './policy.ts';
+import { projectsByKey } from '../projects/repo.ts';
+import { readableCommentSql, visibilityScope, visibleInScopeSql, type VisibilityScope } from './policy.ts';
 import { presentSummary } from './present.ts';
-import { ticketRows } from './repo.ts';
+import { ticketRowColumns, type TicketRow } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
@@ -24,11 +25,12 @@ export function prefixQuery(query: string): string | null {
   return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
 }
 
-async function filterConditions(ctx: Context, input: SearchQuery): Promise<RawBuilder<boolean>[]> {
-  const conditions: RawBuilder<boolean>[] = [visibleTicketSql(await ticketVisibility(ctx))];
+async function filterConditions(ctx: Context, input: SearchQuery, scope: VisibilityScope): Promise<RawBuilder<boolean>[]> {
+  // security levels are decided in the query (visibleInScopeSql), not read beforehand
+  const conditions: RawBuilder<boolean>[] = [visibleInScopeSql(scope)];
   if (input.project !== undefined) {
-    const visible = await ctx.ability.visibleProjectIds();
-    const projects = (await ctx.db.selectFrom('projects').select(['id', 'key']).orderBy('key').execute()).filter((p) => visible === null || visible.has(p.id));
+    const visible = scope.projectIds;
+    const projects = (await projectsByKey(ctx)).filter((p) => visible === null || visible.has(p.id));
     const project = resolveName(projects, input.project, { pointer: '/project', what: 'project', names: (p) => [p.key] });
     conditions.push(sql<boolean>`t.project_id = ${project.id}`);
   }
@@ -77,19 +79,38 @@ const SORT_JOINS = sql`join projects p on p.id = t.project_id left join prioriti
  * cut at 250 candidates, then sorted and paged. Without it the filters alone decide.
  * Visibility is applied in SQL, so hidden tickets never count.
  */
+/**
+ * One page of tickets with their TicketRow columns, in one query. `page` selects the page's `id`s
+ * (with `rank` and `total` where it has them); the rows are put in the page's order again by the
+ * same sort, which names the page `x`.
+ */
+async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>): Promise<(TicketRow & { total: number })[]> {
+  const result = await sql<TicketRow & { total: number }>`
+    with page as (${page})
+    select ${ticketRowColumns}, x.total
+    from page x
+    join tickets t on t.id = x.id
+    ${SORT_JOINS}
+    join statuses s on s.id = t.status_id
+    order by ${orderBy(sort)}
+  `.execute(ctx.db);
+  return result.rows;
+}
+
 export async function searchTickets(ctx: Context, input: SearchQuery): Promise<TicketSearchResult> {
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
-  const conditions = await filterConditions(ctx, input);
+  const scope = await visibilityScope(ctx);
+  const conditions = await filterConditions(ctx, input, scope);
   const where = sql.join(conditions, sql` and `);
   const query = input.query?.trim() ?? '';
-  let rows: { id: string; total: number }[];
+  let rows: (TicketRow & { total: number })[];
+  let total: number;
 
   if (query !== '') {
     const sort = input.sort ?? 'relevance';
     const words = prefixQuery(query);
     const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
-    const visibility = await ticketVisibility(ctx);
     const tsquery = sql`to_tsquery('simple', ${words ?? ''})`;
     // Three sources of candidates, each capped: the ticket's document, restricted comments the
     // member may read, and the exact key (ranked first so the cap never drops it).
@@ -102,51 +123,56 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
             union all
             (select t.id, 0 as rank from tickets t
              where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
-                            where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(visibility)})
+                            where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(scope)})
                and ${where}
              limit ${MAX_CANDIDATES})
             union all`
       : sql``;
-    const result = await sql<{ id: string; total: number }>`
-      with matches as (
-        ${ranked}
-        select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where}
-      ),
-      candidates as (
-        select id, max(rank) as rank from matches group by id order by max(rank) desc limit ${MAX_CANDIDATES}
-      )
-      select t.id, count(*) over () as total
-      from candidates x join tickets t on t.id = x.id ${SORT_JOINS}
-      order by ${orderBy(sort)}
-      limit ${limit} offset ${offset}
-    `.execute(ctx.db);
-    rows = result.rows;
+    rows = await pageRows(
+      ctx,
+      sql`
+        with matches as (
+          ${ranked}
+          select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where}
+        ),
+        candidates as (
+          select id, max(rank) as rank from matches group by id order by max(rank) desc limit ${MAX_CANDIDATES}
+        )
+        select t.id, x.rank, count(*) over () as total
+        from candidates x join tickets t on t.id = x.id ${SORT_JOINS}
+        order by ${orderBy(sort)}
+        limit ${limit} offset ${offset}`,
+      sort,
+    );
+    total = Number(rows[0]?.total ?? 0);
     if (rows.length === 0 && offset > 0) {
       const count = await sql<{ total: number }>`
         with matches as (${ranked} select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where})
         select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c
       `.execute(ctx.db);
-      return { total: Number(count.rows[0]?.total ?? 0), limit, offset, tickets: [] };
+      total = Number(count.rows[0]?.total ?? 0);
     }
   } else {
     const sort = input.sort === undefined || input.sort === 'relevance' ? 'updated' : input.sort;
     const [page, count] = await Promise.all([
-      sql<{ id: string }>`
-        select t.id from tickets t ${SORT_JOINS} where ${where}
-        order by ${orderBy(sort)} limit ${limit} offset ${offset}
-      `.execute(ctx.db),
+      pageRows(
+        ctx,
+        sql`
+          select t.id, 0 as total
+          from tickets t ${SORT_JOINS} where ${where}
+          order by ${orderBy(sort)} limit ${limit} offset ${offset}`,
+        sort,
+      ),
       sql<{ total: number }>`select count(*) as total from tickets t where ${where}`.execute(ctx.db),
     ]);
-    const total = Number(count.rows[0]?.total ?? 0);
-    rows = page.rows.map((r) => ({ id: r.id, total }));
-    if (rows.length === 0) return { total, limit, offset, tickets: [] };
+    rows = page;
+    total = Number(count.rows[0]?.total ?? 0);
   }
 
-  const tickets = await ticketRows(ctx.db, rows.map((r) => r.id));
   return {
-    total: Number(rows[0]?.total ?? 0),
+    total,
     limit,
     offset,
-    tickets: tickets.map((row) => presentSummary(row, ctx.publicUrl)),
+    tickets: rows.map((row) => presentSummary(row, ctx.publicUrl)),
   };
 }

@@ -18,6 +18,8 @@ export interface TicketsTable {
   parent_id: string | null;
   security_level_id: string | null;
   request_type: string | null;
+  /** The form the ticket was raised through (0005-helpdesk); request_type holds its name. */
+  request_type_id: ColumnType<string | null, string | null | undefined, string | null>;
   description_format: string | null;
   description_text: string | null;
   environment_format: string | null;

@@ -28,7 +28,7 @@ export function statusById(workflow: Workflow, id: string): WorkflowStatus {
   return status;
 }
 
-async function conditionsHold(ctx: Context, ticket: TicketState, transition: WorkflowTransition, roles: () => Promise<Set<string>>): Promise<boolean> {
+async function conditionsHold(ctx: Context, ticket: TicketState, transition: WorkflowTransition, roles: () => Promise<ReadonlySet<string>>): Promise<boolean> {
   for (const condition of transition.conditions as Condition[]) {
     if ('permission' in condition) {
       if (!isPermission(condition.permission) || !(await ctx.ability.can(condition.permission, ticket.project_id))) return false;
@@ -45,9 +45,15 @@ async function conditionsHold(ctx: Context, ticket: TicketState, transition: Wor
  * The transitions the member can take now (spec 3.2): ticket:transition, from the current status,
  * and every condition of the workflow holding. Empty if the member may not move the ticket.
  */
-export async function availableTransitions(ctx: Context, ticket: TicketState, workflow: Workflow): Promise<WorkflowTransition[]> {
+export async function availableTransitions(
+  ctx: Context,
+  ticket: TicketState,
+  workflow: Workflow,
+  /** The member's roles in the ticket's project when the caller read them already (else read on demand). */
+  knownRoleIds?: ReadonlySet<string>,
+): Promise<WorkflowTransition[]> {
   if (!(await ctx.ability.can('ticket:transition', ticket.project_id))) return [];
-  let roles: Promise<Set<string>> | null = null;
+  let roles: Promise<ReadonlySet<string>> | null = knownRoleIds ? Promise.resolve(knownRoleIds) : null;
   const loadRoles = () => (roles ??= memberRoleIds(ctx, ticket.project_id));
   const available: WorkflowTransition[] = [];
   for (const transition of workflow.transitions) {

@@ -3,6 +3,7 @@ import * as platform from './0001-platform.ts';
 import * as tickets from './0002-tickets.ts';
 import * as oauth from './0003-oauth.ts';
 import * as boards from './0004-boards.ts';
+import * as helpdesk from './0005-helpdesk.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-tickets': tickets,
   '0003-oauth': oauth,
   '0004-boards': boards,
+  '0005-helpdesk': helpdesk,
 };

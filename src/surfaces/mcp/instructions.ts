@@ -81,6 +81,14 @@ export async function buildInstructions(
     if (writing.length) sections.push(`To record or change them: ${list(writing)}.`);
   }
 
+  if (offered.some((entry) => entry.op.name === 'list_request_types')) {
+    sections.push(
+      '',
+      '## Helpdesk',
+      'A helpdesk project takes requests through forms (request types), named by key or name: `list_request_types` shows them in portal order. `create_ticket` with `request_type` raises a request through a form; left out, `type` is the form\'s ticket type.',
+    );
+  }
+
   if (codeHostingIntegrationEnabled(principal.settings)) {
     sections.push('', codeHostingParagraph(principal.agent.access, commitCommandsEnabled(principal.settings)));
   }

@@ -19,7 +19,7 @@ function ticketBody(ticket: TicketDetail): Html {
   const row = (label: string, value: string | null | undefined) => html`<tr><th>${label}</th><td>${value ?? '—'}</td></tr>`;
   return html`<div class="card"><h1><span id="ticket-key">${ticket.key}</span> ${ticket.summary}</h1>
 <table>
-${row('Status', ticket.status?.name)}${row('Type', ticket.type)}${row('Priority', ticket.priority)}
+${row('Status', ticket.status?.name)}${row('Type', ticket.type)}${ticket.request_type ? row('Request type', ticket.request_type) : ''}${row('Priority', ticket.priority)}
 ${row('Assignee', ticket.assignee?.name)}${row('Reporter', ticket.reporter?.name)}
 ${row('Labels', ticket.labels.join(', ') || null)}${row('Components', ticket.components.join(', ') || null)}
 ${row('Parent', ticket.parent)}${row('Created', ticket.created_at ? toTimestamp(ticket.created_at).slice(0, 16).replace('T', ' ') : null)}
