@@ -30,7 +30,7 @@ export interface Viewer {
 export function layout(title: string, body: Html, viewer?: Viewer): string {
   const nav = viewer
     ? html`<header><strong>Atrium</strong><a href="/agents">AI agents</a><a href="/agents/activity">What my agents did</a>${
-        viewer.isAdmin ? html`<a href="/admin/settings">Settings</a>` : ''
+        viewer.isAdmin ? html`<a href="/admin/settings">Settings</a><a href="/admin/audit">Audit log</a>` : ''
       }<form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.logoutCsrf}"><span>${viewer.name}</span> <button type="submit">Log out</button></form></header>`
     : html`<header><strong>Atrium</strong></header>`;
   return html`<!doctype html>

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { LoginThrottle } from './login-throttle.ts';
 import { activityRoutes } from './pages/activity.ts';
+import { adminAuditRoutes } from './pages/admin-audit.ts';
 import { adminSettingsRoutes } from './pages/admin-settings.ts';
 import { agentsRoutes } from './pages/agents.ts';
 import { boardRoutes } from './pages/board.ts';
@@ -12,7 +13,7 @@ import { errorPage } from './respond.ts';
 import { addPageHeaders } from './security-headers.ts';
 import { currentSession, type WebDeps } from './session.ts';
 
-/** The browser pages: log in and out, AI agents, what my agents did, settings, tickets, boards. Cookies live only here. */
+/** The browser pages: log in and out, AI agents, what my agents did, settings, audit log, tickets, boards. Cookies live only here. */
 export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<void> {
   await app.register(cookie);
   await app.register(formbody);
@@ -26,6 +27,7 @@ export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<voi
   agentsRoutes(app, deps);
   activityRoutes(app, deps);
   adminSettingsRoutes(app, deps);
+  adminAuditRoutes(app, deps);
   browseRoutes(app, deps);
   boardRoutes(app, deps);
 }

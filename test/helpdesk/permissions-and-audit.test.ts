@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { Browser } from '../oauth/support.ts';
 import { auditEntries, formsApi, formsState, portalKeys, tokensFor, type Tokens } from './support.ts';
 
 let service: TestService;
@@ -154,5 +155,28 @@ describe('4.4 every change is written to the workspace audit log with the agentâ
   it('writes no entry for a refused request', async () => {
     await refused(() => help.update(t.fay, 'report-outage', { name: 'Sneaky' }));
     await refused(() => help.create(t.fay, { key: 'audited', name: 'Duplicate key', ticket_type: 'Question' }), 422, 'invalid');
+  });
+});
+
+describe('the audit log page: administrators read the workspace audit log in the browser', () => {
+  it('lists entries newest first with member, agent, action and target', async () => {
+    expect((await help.create(t.pia, { key: 'paged', name: 'Paged form', ticket_type: 'Question' })).status).toBe(201);
+    const browser = new Browser(service);
+    expect((await browser.logIn('ada@example.com', 'ada-password')).status).toBe(303);
+    const page = await browser.get('/admin/audit');
+    expect(page.status).toBe(200);
+    const firstRow = page.text.split('<tbody>')[1]!.split('</tr>')[0]!;
+    expect(firstRow).toContain('Pia Publisher');
+    expect(firstRow).toContain('pia&#39;s agent');
+    expect(firstRow).toContain('request_type.created');
+    expect(firstRow).toContain('HELP request type paged');
+  });
+
+  it('refuses a member who is not an administrator', async () => {
+    const browser = new Browser(service);
+    expect((await browser.logIn('abe@example.com', 'abe-password')).status).toBe(303);
+    const page = await browser.get('/admin/audit');
+    expect(page.status).toBe(403);
+    expect(page.text).not.toContain('request_type.');
   });
 });
