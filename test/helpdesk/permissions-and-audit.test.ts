@@ -180,3 +180,17 @@ describe('the audit log page: administrators read the workspace audit log in the
     expect(page.text).not.toContain('request_type.');
   });
 });
+
+describe('what my agents did: form changes made through a member’s tokens are listed with the ticket changes', () => {
+  it('shows the audit entry under the agent’s name to that member only', async () => {
+    expect((await help.create(t.ada, { key: 'by-agent', name: 'By an agent', ticket_type: 'Question' })).status).toBe(201);
+    const ada = new Browser(service);
+    expect((await ada.logIn('ada@example.com', 'ada-password')).status).toBe(303);
+    const page = await ada.get('/agents/activity');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/ada&#39;s agent<\/td><td>request_type\.created: HELP request type by-agent<\/td>/);
+    const abe = new Browser(service);
+    expect((await abe.logIn('abe@example.com', 'abe-password')).status).toBe(303);
+    expect((await abe.get('/agents/activity')).text).not.toContain('by-agent');
+  });
+});
