@@ -1,4 +1,5 @@
-import type { HistoryChange } from '../storage/schema.ts';
+import type { Kysely } from 'kysely';
+import type { DB, HistoryChange } from '../storage/schema.ts';
 import type { Context } from './context.ts';
 
 export interface AuditEntry {
@@ -18,11 +19,19 @@ export interface AuditEntry {
  * changed — in the request's transaction, so it commits or rolls back with the change.
  */
 export async function recordAudit(ctx: Pick<Context, 'db' | 'actor' | 'agent'>, entry: AuditEntry): Promise<void> {
-  await ctx.db
+  await writeAudit(ctx.db, { actorId: ctx.actor.memberId, via: ctx.agent.name }, entry);
+}
+
+/**
+ * An audit entry for a change made outside the API: the settings page (the administrator, no
+ * agent) or the command line (no member, `via` naming it). Also in the change's transaction.
+ */
+export async function writeAudit(db: Kysely<DB>, by: { actorId: string | null; via: string | null }, entry: AuditEntry): Promise<void> {
+  await db
     .insertInto('audit_log')
     .values({
-      actor_id: ctx.actor.memberId,
-      via: ctx.agent.name,
+      actor_id: by.actorId,
+      via: by.via,
       action: entry.action,
       target_type: entry.targetType,
       target_id: entry.targetId,

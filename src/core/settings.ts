@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, WorkspaceSettingsTable } from '../storage/schema.ts';
+import type { AuditEntry } from './audit.ts';
 
 export const MODULE_SWITCHES = ['boards', 'sprints', 'helpdesk', 'knowledge', 'time', 'crm'] as const;
 export type SwitchableModule = (typeof MODULE_SWITCHES)[number];
@@ -72,6 +73,11 @@ export function switchColumn(name: SettingSwitch) {
 }
 
 /** Turns one switch; bumps config_version so every process sees the change on its next request. */
+/** A switch change as the workspace audit log records it. */
+export function switchAuditEntry(name: SettingSwitch, on: boolean): AuditEntry {
+  return { action: 'setting.changed', targetType: 'setting', targetId: null, target: `workspace setting ${name}`, changes: [{ field: name, from: !on, to: on }] };
+}
+
 export async function setSwitch(db: Kysely<DB>, name: SettingSwitch, on: boolean): Promise<void> {
   await db
     .updateTable('workspace_settings')

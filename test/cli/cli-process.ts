@@ -161,8 +161,8 @@ export async function getMe(url: string, token: string): Promise<{ status: numbe
 
 export const TOKEN = /^svc_pat_[A-Za-z0-9_-]{43}\n$/;
 
-/** Logs in on the login page as a browser would; 303 on success, 401 for a wrong password. */
-export async function logIn(url: string, email: string, password: string): Promise<number> {
+/** Logs in on the login page as a browser would: the answer's status and the session cookie it set. */
+async function logInSession(url: string, email: string, password: string): Promise<{ status: number; cookie: string }> {
   const page = await fetch(`${url}/login`);
   const cookies = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
@@ -172,5 +172,16 @@ export async function logIn(url: string, email: string, password: string): Promi
     headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ csrf, email, password, return_to: '/agents' }),
   });
-  return answer.status;
+  return { status: answer.status, cookie: answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+}
+
+/** 303 on success, 401 for a wrong password. */
+export async function logIn(url: string, email: string, password: string): Promise<number> {
+  return (await logInSession(url, email, password)).status;
+}
+
+/** A page's HTML as the member sees it once logged in. */
+export async function pageAs(url: string, email: string, password: string, path: string): Promise<string> {
+  const { cookie } = await logInSession(url, email, password);
+  return (await fetch(`${url}${path}`, { headers: { cookie } })).text();
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
-import { demoAdministrator, getMe, killLeftovers, logIn, newWorkspace, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
+import { demoAdministrator, getMe, killLeftovers, logIn, newWorkspace, pageAs, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -108,6 +108,15 @@ describe('cli: settings set switches the REST API for the running server', () =>
     const result = await runCli(['settings', 'set', 'rest_api', 'on'], workspace.env);
     expect(result.code, result.stderr).toBe(0);
     expect((await getMe(server!.url, firstToken)).status).toBe(200);
+  });
+
+  it('each switch turned is in the audit log, made by the command line', async () => {
+    const audit = await pageAs(server!.url, admin.email, admin.password, '/admin/audit');
+    const rows = audit.split('<tbody>')[1]!.split('</tr>').slice(0, 2);
+    for (const row of rows) {
+      expect(row).toContain('atrium CLI');
+      expect(row).toContain('workspace setting rest_api');
+    }
   });
 });
 

@@ -216,6 +216,25 @@ describe("pages: the administrator's settings", () => {
     await browser.post('/admin/settings', { ...fields, rest_api: 'on', mcp: 'on', boards: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' });
     expect((await readSettings(service.db)).mcp).toBe(true);
   });
+
+  it('writes each switch it turns to the audit log under the administrator, shown on /admin/audit', async () => {
+    const browser = await loggedIn(service, 'ada');
+    const fields = formFields((await browser.get('/admin/settings')).text, '/admin/settings');
+    const everythingOn = { rest_api: 'on', mcp: 'on', boards: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' };
+    expect((await browser.post('/admin/settings', { ...fields, ...everythingOn, time: '' })).status).toBe(303);
+    const audit = await browser.get('/admin/audit');
+    expect(audit.status).toBe(200);
+    const newest = audit.text.split('<tbody>')[1]!.split('</tr>')[0]!;
+    expect(newest).toContain('Ada Admin');
+    expect(newest).toContain('setting.changed');
+    expect(newest).toContain('workspace setting time');
+    // saving without a change writes nothing
+    const rows = (await service.db.selectFrom('audit_log').select('id').execute()).length;
+    await browser.post('/admin/settings', { ...fields, ...everythingOn, time: '' });
+    expect((await service.db.selectFrom('audit_log').select('id').execute()).length).toBe(rows);
+    await browser.post('/admin/settings', { ...fields, ...everythingOn });
+    expect((await readSettings(service.db)).modules.time).toBe(true);
+  });
 });
 
 describe('pages: the read-only ticket page', () => {

@@ -9,8 +9,8 @@ import { requireSession } from './guard.ts';
 const SHOWN = 200;
 
 /**
- * The workspace audit log (spec 4.4) for administrators: configuration changes made through the
- * API, newest first, each with the member and the token or application that made it. The API
+ * The workspace audit log (spec 4.4) for administrators: configuration changes (helpdesk forms,
+ * switches), newest first, each with the member and the token or application that made it. The API
  * offers no way to read it; this page is where it is read.
  */
 export function adminAuditRoutes(app: FastifyInstance, deps: WebDeps): void {
@@ -27,10 +27,10 @@ export function adminAuditRoutes(app: FastifyInstance, deps: WebDeps): void {
       .limit(SHOWN)
       .execute();
     const body = html`<div class="card"><h1>Audit log</h1>
-<p class="muted">Workspace configuration changed through the API (helpdesk forms), newest first (the last ${SHOWN}), with the member and the token or application that made each change.</p>
+<p class="muted">Workspace configuration changed through the API (helpdesk forms), this site's settings page or the command line, newest first (the last ${SHOWN}), with the member and the token, application or command line that made each change.</p>
 ${
   rows.length === 0
-    ? html`<p id="no-audit">Nothing has been changed through the API yet.</p>`
+    ? html`<p id="no-audit">Nothing has been changed yet.</p>`
     : html`<table id="audit"><thead><tr><th>When</th><th>Member</th><th>Agent</th><th>What</th><th>Target</th><th>Changed</th></tr></thead><tbody>${rows.map(
         (row) =>
           html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td>${row.actor ?? '—'}</td><td class="agent">${row.via ?? '—'}</td><td>${row.action}</td><td>${row.target}</td><td>${row.changes.map((change) => change.field).join(', ')}</td></tr>`,

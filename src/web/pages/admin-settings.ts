@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { MODULE_LABELS, MODULE_SWITCHES, readSettings, setSwitch, SETTING_SWITCHES, type SettingSwitch, type WorkspaceSettings } from '../../core/settings.ts';
+import { writeAudit } from '../../core/audit.ts';
+import {
+  MODULE_LABELS,
+  MODULE_SWITCHES,
+  readSettings,
+  setSwitch,
+  SETTING_SWITCHES,
+  switchAuditEntry,
+  type SettingSwitch,
+  type WorkspaceSettings,
+} from '../../core/settings.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
@@ -45,11 +55,16 @@ ${SETTING_SWITCHES.map(
     if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'settings', form.csrf)) {
       return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
     }
-    const settings = await readSettings(deps.db);
-    for (const name of SETTING_SWITCHES) {
-      const wanted = form[name] === 'on';
-      if (wanted !== isOn(settings, name)) await setSwitch(deps.db, name, wanted);
-    }
+    await deps.db.transaction().execute(async (trx) => {
+      const settings = await readSettings(trx);
+      for (const name of SETTING_SWITCHES) {
+        const wanted = form[name] === 'on';
+        if (wanted === isOn(settings, name)) continue;
+        await setSwitch(trx, name, wanted);
+        // the administrator in person: no token or application stands between
+        await writeAudit(trx, { actorId: session.memberId, via: null }, switchAuditEntry(name, wanted));
+      }
+    });
     return reply.redirect('/admin/settings', 303);
   });
 }
