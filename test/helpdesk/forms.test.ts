@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSwitch } from '../../src/core/settings.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
-import { formsApi, formsState, portalKeys, tokensFor, type Tokens } from './support.ts';
+import type { TestService } from '../helpers/service.ts';
+import { formsApi, type FormsApi, formsState, portalKeys, startHelpdesk, type Tokens } from './support.ts';
 
 let service: TestService;
 let t: Tokens;
-let help: ReturnType<typeof formsApi>;
+let help: FormsApi;
 
-beforeAll(async () => {
-  service = await startTestService({ workspace: 'helpdesk-workspace.yaml' });
-  t = await tokensFor(service);
-  help = formsApi(service);
-});
+beforeAll(async () => ({ service, t, help } = await startHelpdesk()));
 afterAll(() => service.close());
 
 describe('4.4 GET /projects/{key}/request-types: RequestTypeList in portal order', () => {

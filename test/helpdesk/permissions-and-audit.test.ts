@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import type { TestService } from '../helpers/service.ts';
 import { Browser } from '../oauth/support.ts';
-import { auditEntries, formsApi, formsState, portalKeys, tokensFor, type Tokens } from './support.ts';
+import { auditEntries, type FormsApi, formsState, portalKeys, startHelpdesk, type Tokens } from './support.ts';
 
 let service: TestService;
 let t: Tokens;
-let help: ReturnType<typeof formsApi>;
+let help: FormsApi;
 
-beforeAll(async () => {
-  service = await startTestService({ workspace: 'helpdesk-workspace.yaml' });
-  t = await tokensFor(service);
-  help = formsApi(service);
-});
+beforeAll(async () => ({ service, t, help } = await startHelpdesk()));
 afterAll(() => service.close());
 
 /** A refused request: its status and code, and nothing stored changed (forms and the audit log). */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { TestService } from '../helpers/service.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
 
 export const PERSONAS = ['ada', 'pia', 'fay', 'abe', 'vic', 'olga'] as const;
 export type Persona = (typeof PERSONAS)[number];
@@ -14,6 +14,8 @@ export async function tokensFor(service: TestService): Promise<Tokens> {
     adaRead: await service.token('ada@example.com', 'read', "ada's reader"),
   };
 }
+
+export type FormsApi = ReturnType<typeof formsApi>;
 
 export function formsApi(service: TestService, project = 'HELP') {
   const base = `/api/v1/projects/${project}/request-types`;
@@ -52,4 +54,10 @@ export async function auditEntries(service: TestService, target: string) {
     .orderBy('a.id')
     .execute();
   return rows;
+}
+
+/** The test file's one service on the helpdesk fixture, with a token per persona and the forms API. */
+export async function startHelpdesk(): Promise<{ service: TestService; t: Tokens; help: FormsApi }> {
+  const service = await startTestService({ workspace: 'helpdesk-workspace.yaml' });
+  return { service, t: await tokensFor(service), help: formsApi(service) };
 }

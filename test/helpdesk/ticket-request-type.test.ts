@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSwitch } from '../../src/core/settings.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import type { TestService } from '../helpers/service.ts';
 import { Browser } from '../oauth/support.ts';
-import { formsApi, tokensFor, type Tokens } from './support.ts';
+import { formsApi, type FormsApi, startHelpdesk, type Tokens } from './support.ts';
 
 let service: TestService;
 let t: Tokens;
-let help: ReturnType<typeof formsApi>;
+let help: FormsApi;
 
-beforeAll(async () => {
-  service = await startTestService({ workspace: 'helpdesk-workspace.yaml' });
-  t = await tokensFor(service);
-  help = formsApi(service);
-});
+beforeAll(async () => ({ service, t, help } = await startHelpdesk()));
 afterAll(() => service.close());
 
 const create = (body: Record<string, unknown>, token = t.abe) => service.request('POST', '/api/v1/tickets', { token, body });
