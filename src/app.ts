@@ -4,7 +4,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
 import type { Runtime } from './core/execute.ts';
 import { StructureStore } from './core/structure-cache.ts';
-import { registry as defaultRegistry } from './modules/index.ts';
+import { hooks, registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
 import { oauthServer } from './oauth/plugin.ts';
@@ -15,7 +15,7 @@ import { openApiRoute } from './surfaces/openapi/route.ts';
 import { RateLimiter } from './surfaces/rate-limit.ts';
 import { answerFrameworkError } from './surfaces/rest/error-handler.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
-import { bearerChallenge, wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
+import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
@@ -63,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: database.db,
     // one per app: tests serve several databases from one process
     structure: new StructureStore(),
+    hooks,
     publicUrl: config.publicUrl,
     now: options.now ?? (() => new Date()),
   };
@@ -76,7 +77,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     runtime,
     limiter,
-    challenge: (error?: 'invalid_token') => bearerChallenge(config.publicUrl, '', error),
   });
   // The same limiter instance: one budget per token across REST and MCP.
   await app.register(mcpEndpoint, { registry, runtime, limiter });

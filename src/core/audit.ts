@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { DB, HistoryChange } from '../storage/schema.ts';
-import type { Context } from './context.ts';
 
 export interface AuditEntry {
   /** What was done, `<thing>.<verb>`: `request_type.created`, `request_types.reordered`, … */
@@ -13,12 +12,19 @@ export interface AuditEntry {
   changes: HistoryChange[];
 }
 
+/** What recordAudit needs of a request's context (a structural type, so core's files do not import each other in a loop). */
+export interface AuditingContext {
+  db: Kysely<DB>;
+  actor: { memberId: string };
+  agent: { name: string };
+}
+
 /**
  * The one way a configuration change reaches the workspace audit log (spec 4.4): the member, the
  * token's name beside it (an application's name for an OAuth token, as history shows it), what
  * changed — in the request's transaction, so it commits or rolls back with the change.
  */
-export async function recordAudit(ctx: Pick<Context, 'db' | 'actor' | 'agent'>, entry: AuditEntry): Promise<void> {
+export async function recordAudit(ctx: AuditingContext, entry: AuditEntry): Promise<void> {
   await writeAudit(ctx.db, { actorId: ctx.actor.memberId, via: ctx.agent.name }, entry);
 }
 

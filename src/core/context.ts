@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Ability, Access } from '../policy/ability.ts';
+import type { Hooks } from './hooks.ts';
 import type { DB } from '../storage/schema.ts';
 import type { WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
@@ -34,6 +35,8 @@ export interface Context {
   settings: WorkspaceSettings;
   /** Workspace structure cached by config_version for this app's database. */
   structure: StructureStore;
+  /** The modules' extension points (core/hooks.ts), filled in by modules/index.ts. */
+  hooks: Hooks;
   door: Door;
   publicUrl: string;
   requestId: string;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Ability } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
+import type { Hooks } from './hooks.ts';
 import type { Actor, Agent, Context, Door, Log } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
@@ -17,6 +18,7 @@ export interface Principal {
 export interface Runtime {
   db: Kysely<DB>;
   structure: StructureStore;
+  hooks: Hooks;
   publicUrl: string;
   now(): Date;
 }
@@ -75,6 +77,7 @@ export async function runOperation(
     }),
     settings: principal.settings,
     structure: runtime.structure,
+    hooks: runtime.hooks,
     door: call.door,
     publicUrl: runtime.publicUrl,
     requestId: call.requestId,

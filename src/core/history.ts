@@ -1,5 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { DB, HistoryChange } from '../storage/schema.ts';
 import type { Context } from './context.ts';
-import type { HistoryChange } from '../storage/schema.ts';
 
 export interface HistoryEntry {
   entityType: string;
@@ -14,14 +15,19 @@ export interface HistoryEntry {
  * beside it, in the request's transaction so it commits or rolls back with the change.
  */
 export async function recordHistory(ctx: Pick<Context, 'db' | 'actor' | 'agent'>, entry: HistoryEntry): Promise<void> {
-  await ctx.db
+  await writeHistory(ctx.db, { actorId: ctx.actor.memberId, via: ctx.agent.name }, entry);
+}
+
+/** A history entry for a change made outside the API (the workspace file, the command line), in the change's transaction. */
+export async function writeHistory(db: Kysely<DB>, by: { actorId: string | null; via: string | null }, entry: HistoryEntry): Promise<void> {
+  await db
     .insertInto('history')
     .values({
       entity_type: entry.entityType,
       entity_id: entry.entityId,
       kind: entry.kind,
-      actor_id: ctx.actor.memberId,
-      via: ctx.agent.name,
+      actor_id: by.actorId,
+      via: by.via,
       changes: JSON.stringify(entry.changes),
     })
     .execute();

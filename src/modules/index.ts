@@ -1,18 +1,30 @@
-import type { Operation } from '../core/operation.ts';
+import { assembleHooks, type ModuleDefinition } from '../core/module.ts';
 import { createRegistry } from '../core/registry.ts';
-import { boardOperations } from './boards/operations.ts';
-import { helpdeskOperations } from './helpdesk/operations.ts';
-import { meOperations } from './me/operations.ts';
-import { projectOperations } from './projects/operations.ts';
-import { ticketOperations } from './tickets/operations.ts';
+import type { WorkspaceSectionHandler } from '../workspace/context.ts';
+import { WorkspaceEngine } from '../workspace/engine.ts';
+import { PLATFORM_SECTIONS } from '../workspace/sections.ts';
+import { boardsModule } from './boards/index.ts';
+import { helpdeskModule } from './helpdesk/index.ts';
+import { meModule } from './me/index.ts';
+import { projectsModule } from './projects/index.ts';
+import { ticketsModule } from './tickets/index.ts';
 
-/** Every operation of the service, in the order the spec lists them. */
-export const allOperations: readonly Operation[] = [
-  ...meOperations,
-  ...projectOperations,
-  ...helpdeskOperations,
-  ...ticketOperations,
-  ...boardOperations,
+/**
+ * The service's modules, in the order the spec lists their operations; their workspace sections
+ * are checked and applied in this order too, after the platform's (a module's section may name
+ * what an earlier one declared: seed tickets name request types, boards name tickets). The one
+ * place that knows every module: everything else reaches a module through its index.ts.
+ */
+export const modules: readonly ModuleDefinition<WorkspaceSectionHandler>[] = [
+  meModule,
+  projectsModule,
+  helpdeskModule,
+  ticketsModule,
+  boardsModule,
 ];
 
-export const registry = createRegistry(allOperations);
+export const registry = createRegistry(modules.flatMap((m) => m.operations));
+
+export const hooks = assembleHooks(modules);
+
+export const workspaceEngine = new WorkspaceEngine([...PLATFORM_SECTIONS, ...modules.flatMap((m) => m.workspaceSections ?? [])], hooks);

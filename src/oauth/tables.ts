@@ -78,3 +78,8 @@ export interface OAuthTables {
   oauth_consents: OAuthConsentsTable;
   web_sessions: WebSessionsTable;
 }
+
+declare module '../storage/schema.ts' {
+  interface DB extends OAuthTables {}
+  interface TokensTable extends OAuthTokenColumns {}
+}

@@ -1,8 +1,4 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { OAuthTables, OAuthTokenColumns } from '../oauth/tables.ts';
-import type { TicketTables } from '../modules/tickets/tables.ts';
-import type { BoardTables } from '../modules/boards/tables.ts';
-import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
 
 // Row types as Kysely sees them. Timestamps and dates come back as text (see storage/types.ts)
 // so that microseconds survive; they are written as ISO strings or with now().
@@ -183,7 +179,8 @@ export interface ProjectRolesTable {
   group_id: string | null;
 }
 
-export interface TokensTable extends OAuthTokenColumns {
+/** The OAuth server adds its columns (oauth/tables.ts). */
+export interface TokensTable {
   id: Generated<string>;
   member_id: string;
   kind: 'personal' | 'oauth';
@@ -238,7 +235,11 @@ export interface AuditLogTable {
   changes: Json<HistoryChange[]>;
 }
 
-export interface DB extends OAuthTables, TicketTables, BoardTables, HelpdeskTables {
+/**
+ * The platform's tables. Each module (and the OAuth server) adds its own from its `tables.ts` by
+ * augmenting this interface, so storage never imports upward.
+ */
+export interface DB {
   workspace_settings: WorkspaceSettingsTable;
   members: MembersTable;
   groups: GroupsTable;

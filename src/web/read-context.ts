@@ -1,5 +1,6 @@
 import type { Context } from '../core/context.ts';
 import { readSettings } from '../core/settings.ts';
+import { hooks } from '../modules/index.ts';
 import { Ability } from '../policy/ability.ts';
 import type { Session, WebDeps } from './session.ts';
 
@@ -12,6 +13,7 @@ export async function readContext(deps: WebDeps, session: Session, requestId: st
     ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access: 'read' }),
     settings: await readSettings(deps.db),
     structure: deps.structure,
+    hooks,
     door: 'rest',
     publicUrl: deps.publicUrl,
     requestId,

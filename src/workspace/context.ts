@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Hooks } from '../core/hooks.ts';
 import type { DB } from '../storage/schema.ts';
 import type { ExistingWorkspace } from './existing.ts';
 import type { People } from './people.ts';
-import type { WorkflowEntry, WorkspaceFile } from './schema.ts';
+import type { WorkflowEntry, WorkspaceFile, WorkspaceFileParts } from './schema.ts';
 import type { Writer } from './writer.ts';
 
 /** How a member of the file will be written: which stored member it is, and its username. */
@@ -26,6 +27,8 @@ export interface KnownWorkflow {
 export interface CheckContext {
   db: Kysely<DB>;
   file: WorkspaceFile;
+  /** The modules' extension points, as the API has them (a seed ticket's request type asks the helpdesk). */
+  hooks: Hooks;
   existing: ExistingWorkspace;
   memberPlans: MemberPlan[];
   people: People;
@@ -45,6 +48,7 @@ export interface StoredWorkflow {
 export interface ApplyContext {
   db: Kysely<DB>;
   file: WorkspaceFile;
+  hooks: Hooks;
   writer: Writer;
   checked: CheckContext;
   /** Every member, with ids, once the members section has been written. */
@@ -56,10 +60,12 @@ export interface ApplyContext {
 }
 
 /**
- * One section of the workspace file. Every section is checked before any is applied, in the
- * order of SECTIONS (sections.ts); a later module adds its section by adding one entry there.
+ * One section of the workspace file. Every section is checked before any is applied, in order:
+ * the platform's (sections.ts), then each module's as modules/index.ts lists them. A module's
+ * section declares the keys it reads (`fileKeys`, `projectKeys`) with their schemas; the file's
+ * schema is assembled from them.
  */
-export interface WorkspaceSectionHandler {
+export interface WorkspaceSectionHandler extends WorkspaceFileParts {
   name: string;
   check(ctx: CheckContext): void | Promise<void>;
   apply(ctx: ApplyContext): Promise<void>;

@@ -1,7 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import { compileValidator } from '../core/validation.ts';
 import { fail, pointerToPath } from './path.ts';
-import { WorkspaceFile } from './schema.ts';
+import type { TObject } from 'typebox';
+import type { WorkspaceFile } from './schema.ts';
 
 function reason(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
@@ -37,9 +38,9 @@ function mostSpecific(errors: readonly ErrorObject[]): ErrorObject {
   return [...errors].filter((e) => e.keyword !== 'anyOf').sort((a, b) => depth(b) - depth(a))[0] ?? errors[0]!;
 }
 
-/** The file's shape against its declaration (schema.ts); the first mistake names its path. */
-export function validateWorkspaceFile(file: unknown): WorkspaceFile {
-  const validate = compileValidator(WorkspaceFile, 'strict');
+/** The file's shape against its assembled declaration (schema.ts); the first mistake names its path. */
+export function validateWorkspaceFile(schema: TObject, file: unknown): WorkspaceFile {
+  const validate = compileValidator(schema, 'strict');
   if (!validate(file)) {
     const error = mostSpecific(validate.errors ?? []);
     fail(where(error), reason(error));

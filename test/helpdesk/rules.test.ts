@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankAfter, rerank } from '../../src/core/rank.ts';
-import { permissionsForFormChange, type FormChange } from '../../src/policy/helpdesk-forms.ts';
+import { permissionsForFormChange, type FormChange } from '../../src/modules/helpdesk/policy.ts';
 
 const FORMS = ['helpdesk:forms'];
 const PUBLISH = ['helpdesk:forms', 'helpdesk:publish'];

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../src/core/errors.ts';
 import { defineOperation } from '../../src/core/operation.ts';
 import { createRegistry } from '../../src/core/registry.ts';
-import { allOperations } from '../../src/modules/index.ts';
+import { registry } from '../../src/modules/index.ts';
 
 /**
  * The conformance suite calls tools by fixed names from its reference server. These two are
@@ -38,4 +38,4 @@ export const conformanceOperations = [
   }),
 ];
 
-export const conformanceRegistry = createRegistry([...allOperations, ...conformanceOperations]);
+export const conformanceRegistry = createRegistry([...registry.operations, ...conformanceOperations]);

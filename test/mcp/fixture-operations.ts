@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { defineOperation } from '../../src/core/operation.ts';
 import { createRegistry } from '../../src/core/registry.ts';
-import { allOperations } from '../../src/modules/index.ts';
+import { registry } from '../../src/modules/index.ts';
 
 /**
  * Test-only operations beside the real ones, to exercise what no landed module shows yet: a
@@ -86,4 +86,4 @@ export const fixtureOperations = [
   }),
 ];
 
-export const fixtureRegistry = createRegistry([...allOperations, ...fixtureOperations]);
+export const fixtureRegistry = createRegistry([...registry.operations, ...fixtureOperations]);

@@ -10,6 +10,7 @@ import { arrangeTicket, samplesFor, type Sample } from './samples.ts';
 interface World {
   service: TestService;
   token: string;
+  readToken: string;
 }
 let restWorld: World;
 let mcpWorld: World;
@@ -17,8 +18,9 @@ let mcpWorld: World;
 async function world(): Promise<World> {
   const service = await startTestService();
   const token = await service.token('lee@example.com', 'write');
+  const readToken = await service.token('lee@example.com', 'read', 'reader');
   await arrangeTicket(service.request, token, registry.byTool.has('create_ticket'));
-  return { service, token };
+  return { service, token, readToken };
 }
 
 beforeAll(async () => {
@@ -57,8 +59,11 @@ function masked(value: unknown): unknown {
   );
 }
 
-const viaMcp = async (where: World, entry: ToolEntry, sample: Sample) =>
-  (await postMcp(where.service, request('tools/call', { name: entry.name, arguments: sample.args }), { token: where.token })).body.result;
+type Access = 'read' | 'write';
+const tokenOf = (where: World, access: Access) => (access === 'read' ? where.readToken : where.token);
+
+const viaMcp = async (where: World, entry: ToolEntry, sample: Sample, access: Access = 'write') =>
+  (await postMcp(where.service, request('tools/call', { name: entry.name, arguments: sample.args }), { token: tokenOf(where, access) })).body.result;
 
 /** The one deliberate difference (docs/decisions.md, MCP): a 422 about a renamed path parameter names the tool's argument. */
 function toolSentence(entry: ToolEntry, message: string): string {
@@ -69,12 +74,34 @@ function toolSentence(entry: ToolEntry, message: string): string {
 }
 
 /** What REST answers, as the tool result it should match: the data, or the error sentence. */
-async function viaRest(where: World, entry: ToolEntry, rest: { path: string; body?: unknown }) {
-  const reply = await where.service.request(entry.op.method, rest.path, { token: where.token, body: rest.body });
+async function viaRest(where: World, entry: ToolEntry, rest: { path: string; body?: unknown }, access: Access = 'write') {
+  const reply = await where.service.request(entry.op.method, rest.path, { token: tokenOf(where, access), body: rest.body });
   if (reply.status >= 400) return { content: [{ type: 'text', text: toolSentence(entry, reply.body.error.message) }], isError: true };
   expect(reply.status).toBe(entry.op.status);
   return { content: [{ type: 'text', text: JSON.stringify(reply.body) }], structuredContent: reply.body, isError: false };
 }
+
+// Read tokens first: they change nothing, so both worlds stay alike for the write-token runs.
+describe('parity with a read token: every tool answers what REST answers, and every change is refused before its input is read', () => {
+  for (const entry of buildToolset(registry).entries) {
+    for (const sample of samplesFor(entry.name)) {
+      it(`${entry.name} ${JSON.stringify(sample.args)}`, async () => {
+        const rest = restRequest(entry, sample.args);
+        const result = await viaMcp(mcpWorld, entry, sample, 'read');
+        if (entry.op.access === 'write') {
+          expect(result).toEqual({
+            content: [{ type: 'text', text: 'This token has read access only; changes need a token with read and change access' }],
+            isError: true,
+          });
+          if (rest) expect(await viaRest(restWorld, entry, rest, 'read')).toEqual(result);
+          return;
+        }
+        if (!rest) return;
+        expect(result).toEqual(await viaRest(mcpWorld, entry, rest, 'read'));
+      });
+    }
+  }
+});
 
 describe('parity: for every tool, the same input through REST and MCP gives the same data or the same error sentence', () => {
   for (const entry of buildToolset(registry).entries) {

@@ -78,9 +78,35 @@ describe('tools: inputSchema is the path, query and body parameters merged, path
   });
 });
 
+describe('tools/call: an argument the tool does not take is refused, naming the ones it takes (its inputSchema has additionalProperties: false)', () => {
+  it('refuses log_work {comment} as a tool error that lists what log_work takes, and logs nothing', async () => {
+    const created = await rest(tokens.adaWrite, 'POST', '/tickets', { project: 'CORE', summary: 'Work to log' });
+    expect(created.status).toBe(201);
+    const result = await call(tokens.adaWrite, 'log_work', { key: created.body.key, time_spent: '1h', comment: 'done' });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'log_work takes no argument "comment"; it takes key, time_spent, time_spent_seconds, started_at, body.' }],
+      isError: true,
+    });
+    const after = await rest(tokens.adaWrite, 'GET', `/tickets/${created.body.key}`);
+    expect(after.body.worklogs).toEqual([]);
+    expect(after.body.time_spent_seconds).toBeNull();
+  });
+
+  it('refuses get_board {number}: the tool names its board `board`', async () => {
+    const result = await call(tokens.adaWrite, 'get_board', { number: 1 });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe('get_board takes no argument "number"; it takes board, sprint.');
+  });
+
+  it('says so for a tool that takes no arguments at all', async () => {
+    const result = await call(tokens.adaWrite, 'whoami', { verbose: true });
+    expect(result.content[0].text).toBe('whoami takes no argument "verbose"; it takes no arguments.');
+  });
+});
+
 describe('tools/call: arguments split back into path, query and body, validated as REST validates', () => {
   it('answers what REST answers, the fields outside the response schema dropped alike', async () => {
-    const result = await call(tokens.adaWrite, 'fixture_echo', { project: 'AB', limit: 5, text: 'hi', flag: true, unknown: 1 });
+    const result = await call(tokens.adaWrite, 'fixture_echo', { project: 'AB', limit: 5, text: 'hi', flag: true });
     const viaRest = await rest(tokens.adaWrite, 'POST', '/fixture/echo/AB?limit=5', { text: 'hi', flag: true, unknown: 1 });
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toEqual({ project: 'AB', limit: 5, text: 'hi', flag: true });

@@ -5,7 +5,7 @@ import { recordHistory } from '../../src/core/history.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { StringEnum } from '../../src/core/schema-kit.ts';
 import { MODULE_SWITCHES } from '../../src/core/settings.ts';
-import { allOperations } from '../../src/modules/index.ts';
+import { registry } from '../../src/modules/index.ts';
 
 /** Something only the server knows; a 500 must never show it. */
 export const INTERNAL_DETAIL = 'relation "tokens" failed at /srv/atrium/src/secret-file.ts:42';
@@ -91,4 +91,4 @@ export const moduleOperations: Operation[] = MODULE_SWITCHES.map((module) =>
 );
 
 /** The service's own operations plus the probes above. */
-export const probeRegistry = createRegistry([...allOperations, echoOperation, failingOperation, recordOperation, ...moduleOperations]);
+export const probeRegistry = createRegistry([...registry.operations, echoOperation, failingOperation, recordOperation, ...moduleOperations]);

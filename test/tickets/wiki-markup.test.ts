@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mentionedUsernames } from '../../src/modules/tickets/rich-text.ts';
-import { wikiToMarkdown } from '../../src/modules/tickets/wiki-markup.ts';
+import { mentionedUsernames } from '../../src/core/rich-text.ts';
+import { wikiToMarkdown } from '../../src/core/wiki-markup.ts';
 
 describe('imported wiki text: converted to the Markdown an edit starts from', () => {
   it.each([

@@ -1,10 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleTicket, presentTicketById } from '../tickets/load.ts';
-import { ticketVisibility } from '../tickets/policy.ts';
-import { presentSummary } from '../tickets/present.ts';
-import type { Ticket, TicketSummary } from '../tickets/schemas.ts';
+import { loadVisibleTicket, presentSummary, presentTicketById, ticketVisibility, type Ticket, type TicketSummary } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
 import { rankCard, resolvePlace } from './placement.ts';
 import { cardRows } from './summaries.ts';

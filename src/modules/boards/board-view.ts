@@ -1,8 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { visibilityScope, visibleInScopeSql } from '../tickets/policy.ts';
-import { presentSummary } from '../tickets/present.ts';
+import { presentSummary, visibilityScope, visibleInScopeSql } from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
 import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';

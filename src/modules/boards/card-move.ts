@@ -1,13 +1,16 @@
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import { normalizeName } from '../../core/names.ts';
-import { loadVisibleTicket, presentTicketById } from '../tickets/load.ts';
-import { requirePermission } from '../tickets/policy.ts';
-import { loadWorkflow, type Workflow, type WorkflowTransition } from '../tickets/project-config.ts';
-import type { TicketState } from '../tickets/repo.ts';
-import type { Ticket } from '../tickets/schemas.ts';
-import { transitionTicket } from '../tickets/transitions.ts';
-import { availableTransitions, screenOf, statusById } from '../tickets/workflow-rules.ts';
+import {
+  loadVisibleTicket,
+  presentTicketById,
+  requirePermission,
+  transitionInto,
+  transitionTicket,
+  type Ticket,
+  type TicketState,
+  type TransitionChoice,
+} from '../tickets/index.ts';
 import { rankCard, resolvePlace } from './placement.ts';
 import { loadVisibleBoard, requireTicketEdit, type LoadedBoard } from './policy.ts';
 import { boardColumnRows, type ColumnRow } from './repo.ts';
@@ -23,25 +26,12 @@ export function requireOnBoard(board: LoadedBoard, ticket: TicketState): void {
 
 const columnName = (column: ColumnRow) => (column.name ? `"${column.name}"` : `#${column.position}`);
 
-/** The first transition the member may take now into one of the column's statuses (spec 4.3). */
-async function transitionInto(ctx: Context, ticket: TicketState, workflow: Workflow, column: ColumnRow): Promise<WorkflowTransition> {
-  const wanted = new Set(column.statuses.map(normalizeName));
-  const available = await availableTransitions(ctx, ticket, workflow);
-  const found = available.find((t) => wanted.has(normalizeName(statusById(workflow, t.to_status_id).name)));
-  if (found) return found;
-  throw new ApiError(
-    'no_transition',
-    `/column: no transition you can take leads ${ticket.key} from ${statusById(workflow, ticket.status_id).name} into column ${columnName(column)} (${column.statuses.join(', ') || 'no statuses'})`,
-  );
-}
-
 /** A move is never half done: what the transition asks for must be given before anything changes. */
-function requireAsked(transition: WorkflowTransition, input: CardMoveBody): void {
-  const screen = screenOf(transition);
-  if (screen.resolution && input.resolution === undefined) {
+function requireAsked(transition: TransitionChoice, input: CardMoveBody): void {
+  if (transition.asks.resolution && input.resolution === undefined) {
     throw invalid('/resolution', `the move takes transition "${transition.name}", which asks for a resolution; give resolution`);
   }
-  const missing = (screen.fields ?? []).filter((key) => !Object.keys(input.fields ?? {}).some((k) => normalizeName(k) === normalizeName(key)));
+  const missing = transition.asks.fields.filter((key) => !Object.keys(input.fields ?? {}).some((k) => normalizeName(k) === normalizeName(key)));
   if (missing.length) {
     throw invalid(`/fields/${missing[0]}`, `the move takes transition "${transition.name}", which asks for ${missing.join(', ')}; give them in fields`);
   }
@@ -67,16 +57,19 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
   const ticket = await loadVisibleTicket(ctx, input.key, true);
   requireOnBoard(board, ticket);
   const column = resolveColumn(await boardColumnRows(ctx.db, board.id), input.column, board.number);
-  const workflow = await loadWorkflow(ctx.db, ticket.workflow_id);
-  const staying = column.statuses.some((s) => normalizeName(s) === normalizeName(statusById(workflow, ticket.status_id).name));
-
-  let transition: WorkflowTransition | null = null;
-  if (staying) {
+  const move = await transitionInto(ctx, ticket, column.statuses);
+  const { transition } = move;
+  if (move.staying) {
     await requireTicketEdit(ctx, ticket);
     refuseTransitionDetails(input, column);
   } else {
     await requirePermission(ctx, 'ticket:transition', ticket.project_id, ticket.project_key);
-    transition = await transitionInto(ctx, ticket, workflow, column);
+    if (!transition) {
+      throw new ApiError(
+        'no_transition',
+        `/column: no transition you can take leads ${ticket.key} from ${move.status} into column ${columnName(column)} (${column.statuses.join(', ') || 'no statuses'})`,
+      );
+    }
     requireAsked(transition, input);
   }
 

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.ts';
-import { Ticket } from '../tickets/schemas.ts';
+import { Ticket } from '../tickets/index.ts';
 import { getBacklog, moveToSprint } from './backlog.ts';
 import { getBoard, listBoards } from './board-view.ts';
 import { moveCard } from './card-move.ts';

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, shared, StringEnum, Timestamp, Uuid } from '../../core/schema-kit.ts';
 import { Person } from '../../core/shapes.ts';
-import { TicketKey, TicketSummary, TransitionBody } from '../tickets/schemas.ts';
+import { TicketKey, TicketSummary, TransitionBody } from '../tickets/index.ts';
 
 export const BoardKind = StringEnum(['scrum', 'kanban']);
 export const SprintState = StringEnum(['future', 'active', 'closed']);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import { dateToTimestamp } from '../../core/time.ts';
-import { ticketVisibility, canSeeTicket } from '../tickets/policy.ts';
+import { canSeeTicket, ticketVisibility } from '../tickets/index.ts';
 import { recordSprintChange } from './backlog.ts';
 import { parseOptionalDate, parseSprintDate } from './dates.ts';
 import { canManageSprints, loadVisibleBoard, requireSprintManagement, type LoadedBoard } from './policy.ts';

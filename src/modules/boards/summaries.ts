@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
-import type { SummaryRow } from '../tickets/present.ts';
+import type { SummaryRow } from '../tickets/index.ts';
 
 export interface CardRow extends SummaryRow {
   id: string;

@@ -59,3 +59,7 @@ export interface BoardTables {
   sprints: SprintsTable;
   sprint_tickets: SprintTicketsTable;
 }
+
+declare module '../../storage/schema.ts' {
+  interface DB extends BoardTables {}
+}

@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { TicketVisibility } from '../tickets/policy.ts';
-import { visibleTicketSql } from '../tickets/policy.ts';
+import { visibleTicketSql, type TicketVisibility } from '../tickets/index.ts';
 
 /** SQL conditions on a ticket `t` (and its status `s`) that name the lists boards show. */
 

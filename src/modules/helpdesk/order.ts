@@ -2,7 +2,7 @@ import { recordAudit } from '../../core/audit.ts';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { rerank } from '../../core/rank.ts';
-import { requireFormChange } from '../../policy/helpdesk-forms.ts';
+import { requireFormChange } from './policy.ts';
 import { presentForms } from './read.ts';
 import { lockProjectForms, projectForms, updateForm, type FormRow } from './repo.ts';
 import { loadHelpdeskProject, resolveForm } from './resolve.ts';

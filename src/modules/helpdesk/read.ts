@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.ts';
-import { formAbilities } from '../../policy/helpdesk-forms.ts';
+import { formAbilities } from './policy.ts';
 import { presentForm } from './present.ts';
 import { projectForms, type FormRow } from './repo.ts';
 import { loadHelpdeskProject, resolveForm, type HelpdeskProject } from './resolve.ts';

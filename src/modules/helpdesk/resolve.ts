@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
-import { loadVisibleProject } from '../projects/service.ts';
+import { loadVisibleProject } from '../projects/index.ts';
 import type { FormRow } from './repo.ts';
 
 export type HelpdeskProject = Awaited<ReturnType<typeof loadVisibleProject>>;

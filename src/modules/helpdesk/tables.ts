@@ -34,3 +34,7 @@ export interface RequestTypesTable {
 export interface HelpdeskTables {
   request_types: RequestTypesTable;
 }
+
+declare module '../../storage/schema.ts' {
+  interface DB extends HelpdeskTables {}
+}

@@ -5,15 +5,9 @@ import { candidateList } from '../../core/names.ts';
 import type { DB } from '../../storage/schema.ts';
 import { projectForms } from './repo.ts';
 import { findForm } from './resolve.ts';
+import type { HookProject, TicketForm, TicketRequestTypeHook } from '../tickets/index.ts';
 
-type FormProject = { id: string; key: string; kind: string };
-
-export interface TicketForm {
-  id: string;
-  name: string;
-  /** The type a ticket raised through the form gets when `type` is left out; null: the project's first. */
-  ticketTypeId: string | null;
-}
+type FormProject = HookProject;
 
 /**
  * `request_type` of POST /tickets (spec 4.2): an active form of a helpdesk project, by key or
@@ -39,3 +33,6 @@ export async function activeFormNamed(db: Kysely<DB>, project: FormProject, give
   const why = form ? `request type "${form.key}" is retired` : `no request type "${given.trim()}"`;
   throw invalid('/request_type', `${why}; active request types are ${candidateList(given, active.map((f) => f.key))}`);
 }
+
+/** The helpdesk's answer to the tickets module's question "which request type is this?" (tickets/hooks.ts). */
+export const ticketRequestTypeHook: TicketRequestTypeHook = { forNewTicket: formForNewTicket, forSeed: activeFormNamed };

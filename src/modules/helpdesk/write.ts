@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
 import { rankAfter } from '../../core/rank.ts';
-import { requireFormChange } from '../../policy/helpdesk-forms.ts';
+import { requireFormChange } from './policy.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { checkFormFields, checkKeptFields, DEFAULT_FORM_FIELDS } from './form-fields.ts';
 import { presentOne } from './read.ts';

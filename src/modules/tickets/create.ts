@@ -1,17 +1,17 @@
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleProject } from '../projects/service.ts';
+import { loadVisibleProject } from '../projects/index.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
 import { presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
 import { resolveAssignee } from './people.ts';
 import { mayAssign, requirePermission, ticketVisibility, canSeeTicket } from './policy.ts';
 import { loadProjectConfig, loadWorkflow } from './project-config.ts';
-import { addWatcher, ensureLabels, setComponents, setLabels, takeTicketNumber, touchTicket } from './repo.ts';
+import { addWatcher, ensureLabels, insertTicket, setComponents, setLabels, takeTicketNumber, touchTicket } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { ApiError } from '../../core/errors.ts';
-import { formForNewTicket } from '../helpdesk/ticket-form.ts';
+import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensions.ts';
 
 /**
  * POST /tickets: every name and custom field is checked before anything is written, so a
@@ -23,7 +23,7 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   await requirePermission(ctx, 'ticket:create', project.id, project.key);
   const config = await loadProjectConfig(ctx.db, project);
 
-  const form = input.request_type !== undefined ? await formForNewTicket(ctx, project, input.request_type) : null;
+  const form = input.request_type !== undefined ? await requestTypeFor(ctx, project, input.request_type) : null;
   // type left out: the form's ticket type, else the project's first (spec 4.2)
   const type =
     input.type !== undefined
@@ -36,6 +36,7 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
     throw new ApiError('parent_not_found', `/parent: no ticket ${input.parent?.trim().toUpperCase()} in project ${config.key}`);
   }
   const fields = await checkFieldValues(ctx, fieldsForType(config, type.name), input.fields ?? {});
+  const company = input.company !== undefined ? await resolveDealCompany(ctx, project, input.company) : undefined;
 
   let assigneeId: string | null;
   if (input.assignee !== undefined && (await mayAssign(ctx, project.id))) {
@@ -48,42 +49,30 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   const workflow = await loadWorkflow(ctx.db, type.workflow_id);
   const number = await takeTicketNumber(ctx.db, project.id);
   const key = `${project.key}-${number}`;
-  const created = await ctx.db
-    .insertInto('tickets')
-    .values({
-      project_id: project.id,
-      number,
-      key,
-      summary: input.summary,
-      type_id: type.id,
-      status_id: workflow.statuses[0]!.id,
-      priority_id: priority?.id ?? null,
-      resolution_id: null,
-      assignee_id: assigneeId,
-      reporter_id: ctx.actor.memberId,
-      parent_id: parent?.id ?? null,
-      security_level_id: null,
-      request_type: form?.name ?? null,
-      request_type_id: form?.id ?? null,
-      description_format: input.description !== undefined ? 'markdown' : null,
-      description_text: input.description ?? null,
-      environment_format: null,
-      environment_text: null,
-      due_date: input.due_date ?? null,
-      original_estimate_seconds: null,
-      remaining_estimate_seconds: null,
-      time_spent_seconds: null,
-      rank: null,
-      resolved_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const ticket = { id: created.id, key };
+  const id = await insertTicket(ctx.db, {
+    project_id: project.id,
+    number,
+    key,
+    summary: input.summary,
+    type_id: type.id,
+    status_id: workflow.statuses[0]!.id,
+    priority_id: priority?.id ?? null,
+    assignee_id: assigneeId,
+    reporter_id: ctx.actor.memberId,
+    parent_id: parent?.id ?? null,
+    request_type: form?.name ?? null,
+    request_type_id: form?.id ?? null,
+    description_format: input.description !== undefined ? 'markdown' : null,
+    description_text: input.description ?? null,
+    due_date: input.due_date ?? null,
+  });
+  const ticket = { id, key };
 
   const labels = await ensureLabels(ctx.db, project.id, labelNames(input.labels ?? []));
   await setLabels(ctx.db, ticket.id, labels.map((l) => l.id));
   await setComponents(ctx.db, ticket.id, components.map((c) => c.id));
   const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
+  const companyChanges = company !== undefined ? await writeDealCompany(ctx, ticket.id, company) : [];
   await addWatcher(ctx.db, ticket.id, ctx.actor.memberId);
   await touchTicket(ctx.db, ticket.id);
 
@@ -91,7 +80,7 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
     entityType: 'ticket',
     entityId: ticket.id,
     kind: 'created',
-    changes: [{ field: 'key', from: null, to: key }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges],
+    changes: [{ field: 'key', from: null, to: key }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges, ...companyChanges],
   });
   await announce(ctx, { ticket, kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null });
   return presentTicketById(ctx, ticket.id);

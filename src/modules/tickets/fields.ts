@@ -2,7 +2,7 @@ import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
-import { resolvePerson } from './people.ts';
+import { resolvePerson } from '../../core/people.ts';
 import type { ProjectConfig } from './project-config.ts';
 
 type FieldDef = ProjectConfig['fields'][number];

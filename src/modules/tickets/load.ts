@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { findTicketDetail } from './detail.ts';
+import { withDeals } from './extensions.ts';
 import { cachedWorkflow } from './project-config.ts';
 import { assertCanSeeTicket, ticketBehindLevel, ticketNotFound, visibilityScope } from './policy.ts';
 import { presentComment, presentSummary, presentTicket, presentWorklog } from './present.ts';
@@ -19,7 +20,8 @@ export async function loadVisibleTicket(ctx: Context, key: string, forUpdate = f
 export async function presentTicketById(ctx: Context, ticketId: string): Promise<Ticket> {
   const [row] = await ticketRows(ctx.db, [ticketId]);
   if (!row) throw notFound('Ticket');
-  return presentTicket(row, ctx.publicUrl);
+  const [ticket] = await withDeals(ctx, [{ id: row.id, projectKind: row.project_kind, ticket: presentTicket(row, ctx.publicUrl) }]);
+  return ticket!;
 }
 
 /** The transitions the member can take now, with the workflow from the structure cache. */
@@ -55,8 +57,9 @@ export async function getTicket(ctx: Context, key: string): Promise<TicketDetail
     summary: link.summary,
     status: { name: link.status_name, category: link.status_category },
   }));
+  const [ticket] = await withDeals(ctx, [{ id: row.id, projectKind: row.project_kind, ticket: presentTicket(row, ctx.publicUrl) }]);
   return {
-    ...presentTicket(row, ctx.publicUrl),
+    ...ticket!,
     comments: (row.comments ?? []).map(presentComment),
     worklogs: (row.worklogs ?? []).map(presentWorklog),
     links,

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.ts';
-import { mentionedUsernames } from './rich-text.ts';
+import { mentionedUsernames } from '../../core/rich-text.ts';
 import { membersByUsername } from './people.ts';
 import { watcherIds } from './repo.ts';
 

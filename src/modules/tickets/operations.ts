@@ -15,17 +15,14 @@ import {
   UpdateTicketBody,
   WorklogBody,
 } from './schemas.ts';
-import {
-  addComment,
-  assignTicket,
-  createTicket,
-  getTicket,
-  listTransitions,
-  logWork,
-  searchTickets,
-  transitionTicket,
-  updateTicket,
-} from './service.ts';
+import { assignTicket } from './assign.ts';
+import { addComment } from './comments.ts';
+import { createTicket } from './create.ts';
+import { getTicket, listTransitions } from './load.ts';
+import { searchTickets } from './search.ts';
+import { transitionTicket } from './transitions.ts';
+import { updateTicket } from './update.ts';
+import { logWork } from './worklogs.ts';
 
 const NAMES =
   'Names, not ids: projects by key, ticket types, priorities, resolutions and components by name (case-insensitive; describe_project lists them), labels lowercased with hyphens for spaces, people as `me`, a display name or an id. A name that matches nothing is refused with the names that would have matched.';

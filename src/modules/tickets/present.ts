@@ -2,7 +2,7 @@ import { formatDuration } from '../../core/durations.ts';
 import type { Person } from '../../core/shapes.ts';
 import { toTimestamp } from '../../core/time.ts';
 import type { TicketRow } from './repo.ts';
-import { presentRichText } from './rich-text.ts';
+import { presentRichText } from '../../core/rich-text.ts';
 import type { Comment, Ticket, TicketSummary, Worklog } from './schemas.ts';
 
 /** The page of the service that shows a ticket to a logged-in member. */

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, StatusesTable } from '../../storage/schema.ts';
 import type { TicketsTable } from './tables.ts';
 
@@ -87,6 +87,7 @@ export type TicketRow = Pick<
   | 'time_spent_seconds'
 > & {
   project_key: string;
+  project_kind: string;
   type_name: string;
   status_name: string;
   status_category: StatusCategory;
@@ -109,7 +110,7 @@ export type TicketRow = Pick<
  * cost of a one-row read, on PGlite especially) small.
  */
 export const ticketRowColumns = sql`
-  t.id, t.key, t.number, t.project_id, p.key as project_key, t.summary,
+  t.id, t.key, t.number, t.project_id, p.key as project_key, p.kind as project_kind, t.summary,
   (select name from ticket_types where id = t.type_id) as type_name,
   s.name as status_name, s.category as status_category,
   (select name from priorities where id = t.priority_id) as priority_name,
@@ -155,6 +156,39 @@ export async function takeTicketNumber(db: Kysely<DB>, projectId: string): Promi
     .returning(sql<number>`next_ticket_number - 1`.as('number'))
     .executeTakeFirstOrThrow();
   return row.number;
+}
+
+type InsertableTicket = Insertable<TicketsTable>;
+type RequiredColumns = 'project_id' | 'number' | 'key' | 'summary' | 'type_id' | 'status_id';
+
+/** A new ticket: what it must have; every other column starts empty unless given. */
+export type NewTicket = Pick<InsertableTicket, RequiredColumns> & Partial<Omit<InsertableTicket, RequiredColumns>>;
+
+const EMPTY_TICKET = {
+  priority_id: null,
+  resolution_id: null,
+  assignee_id: null,
+  reporter_id: null,
+  parent_id: null,
+  security_level_id: null,
+  request_type: null,
+  request_type_id: null,
+  description_format: null,
+  description_text: null,
+  environment_format: null,
+  environment_text: null,
+  due_date: null,
+  original_estimate_seconds: null,
+  remaining_estimate_seconds: null,
+  time_spent_seconds: null,
+  rank: null,
+  resolved_at: null,
+} satisfies Partial<InsertableTicket>;
+
+/** The one way a ticket row is written, by the API (create.ts) and by the workspace file's seeds alike. */
+export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<string> {
+  const row = await db.insertInto('tickets').values({ ...EMPTY_TICKET, ...values }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Rebuilds a ticket's search document and marks it updated, in the caller's transaction. */

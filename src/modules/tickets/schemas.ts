@@ -1,24 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { DateOnly, Nullable, shared, StringEnum, Timestamp, Uuid } from '../../core/schema-kit.ts';
-import { Person, Status, Transition } from '../../core/shapes.ts';
+import { Person, Reference, RichText, Status, Transition } from '../../core/shapes.ts';
 
 export const TicketKey = Type.String({
   minLength: 3,
   maxLength: 40,
   description: 'A ticket key such as `ATR-12` (`<PROJECT KEY>-<number>`, case-insensitive)',
 });
-
-export const RichTextFormat = StringEnum(['markdown', 'imported_wiki', 'html', 'plain', 'imported_storage']);
-
-export const RichText = shared(
-  'RichText',
-  Type.Object({
-    format: RichTextFormat,
-    text: Type.String({ description: 'the text as stored' }),
-    markdown: Type.Optional(Type.String({ description: 'only for `imported_wiki`: the Markdown an edit starts from' })),
-  }),
-);
-export type RichText = Static<typeof RichText>;
 
 export const Link = shared(
   'Link',
@@ -30,6 +18,24 @@ export const Link = shared(
   }),
 );
 export type Link = Static<typeof Link>;
+
+/** Spec 2.4: on a ticket of a sales project, to a member who may see the CRM. */
+export const Deal = shared(
+  'Deal',
+  Type.Object({
+    company: Nullable(Reference),
+    value: Nullable(Type.String({ description: 'in its own currency, never converted (custom field deal_value)' })),
+    currency: Nullable(Type.String({ description: 'custom field deal_currency' })),
+    expected_close: Nullable(DateOnly),
+    probability: Nullable(Type.String({ description: 'custom field probability' })),
+    lost_reason: Nullable(Type.String({ description: 'asked by the transition Lost' })),
+    contacts: Type.Array(
+      Type.Object({ id: Uuid, name: Type.String(), role: Nullable(Type.String()) }),
+      { description: 'the people on the deal (readable, not changeable through the API)' },
+    ),
+  }),
+);
+export type Deal = Static<typeof Deal>;
 
 const summaryFields = {
   key: Type.String(),
@@ -70,6 +76,7 @@ const ticketFields = {
       description: 'custom fields that have a value, by field key, as the ticket page shows them',
     }),
   ),
+  deal: Type.Optional(Deal),
 };
 
 export const Ticket = shared('Ticket', Type.Object(ticketFields));
@@ -157,6 +164,8 @@ const CustomFieldValues = Type.Record(Type.String(), Type.Unknown(), {
     'custom fields by key: a choice by its words, a list for a multi-value field, `YYYY-MM-DD` for a date, a number or numeric string for a number; null or "" clears',
 });
 
+const DealCompany = Type.String({ minLength: 1, maxLength: 255, description: 'sales projects: the deal’s company by name or id (PATCH: null clears it)' });
+
 export const SearchSort = StringEnum(['relevance', 'updated', 'created', 'priority', 'key']);
 export const SearchStatus = StringEnum(['open', 'todo', 'in_progress', 'done'], {
   description: 'a status category; `open` is anything not done',
@@ -194,6 +203,7 @@ export const CreateTicketBody = Type.Object({
   parent: Type.Optional(Type.String({ minLength: 1, description: 'key of a ticket in the same project' })),
   due_date: Type.Optional(DateOnly),
   fields: Type.Optional(CustomFieldValues),
+  company: Type.Optional(DealCompany),
 });
 export type CreateTicketBody = Static<typeof CreateTicketBody>;
 
@@ -208,6 +218,7 @@ export const UpdateTicketBody = Type.Object({
   parent: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
   due_date: Type.Optional(Nullable(DateOnly)),
   fields: Type.Optional(CustomFieldValues),
+  company: Type.Optional(Nullable(DealCompany)),
 });
 export type UpdateTicketBody = Static<typeof UpdateTicketBody>;
 

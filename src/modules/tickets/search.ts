@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
-import { resolvePerson } from './people.ts';
-import { projectsByKey } from '../projects/repo.ts';
+import { resolvePerson } from '../../core/people.ts';
+import { projectsByKey } from '../projects/index.ts';
 import { readableCommentSql, visibilityScope, visibleInScopeSql, type VisibilityScope } from './policy.ts';
 import { presentSummary } from './present.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';

@@ -111,3 +111,7 @@ export interface TicketTables {
   comments: CommentsTable;
   worklogs: WorklogsTable;
 }
+
+declare module '../../storage/schema.ts' {
+  interface DB extends TicketTables {}
+}

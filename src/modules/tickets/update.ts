@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { recordHistory } from '../../core/history.ts';
 import { normalizeName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
+import { resolveDealCompany, writeDealCompany } from './extensions.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
 import { loadVisibleTicket, presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
@@ -104,6 +105,7 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
     change('due_date', ticket.due_date, input.due_date);
   }
   const fields = await checkFieldValues(ctx, fieldsForType(config, typeName), input.fields ?? {});
+  const company = input.company !== undefined ? await resolveDealCompany(ctx, projectOf(ticket), input.company) : undefined;
 
   // every check has passed: write
   if (Object.keys(set).length) await ctx.db.updateTable('tickets').set(set).where('id', '=', ticket.id).execute();
@@ -123,6 +125,7 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
     }
   }
   const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
+  if (company !== undefined) changes.push(...(await writeDealCompany(ctx, ticket.id, company)));
 
   if (changes.length || fieldChanges.length) {
     await touchTicket(ctx.db, ticket.id);

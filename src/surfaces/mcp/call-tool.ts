@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../core/errors.ts';
-import { moduleSwitchedOff, runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
+import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
+import { admitOperation } from '../admission.ts';
 import type { InputPart, ToolEntry } from './tools.ts';
 
 export interface ToolCallDeps {
@@ -13,12 +14,21 @@ export interface ToolCallDeps {
 
 type Parts = Record<InputPart, Record<string, unknown>>;
 
-/** Arguments back into the REST operation's path, query and body; arguments it does not name are ignored (spec 4). */
+/**
+ * Arguments back into the REST operation's path, query and body. An argument the tool does not
+ * take is refused, naming the ones it takes: its `inputSchema` says `additionalProperties: false`,
+ * and an agent that believed a misspelt argument worked would be misled (REST, for people and
+ * programs, ignores fields it does not name, as spec 4 says).
+ */
 function splitArguments(entry: ToolEntry, args: Record<string, unknown>): Parts {
   const parts: Parts = { params: {}, query: {}, body: {} };
   for (const [argument, value] of Object.entries(args)) {
     const target = entry.arguments.get(argument);
-    if (target) parts[target.part][target.name] = value;
+    if (!target) {
+      const takes = [...entry.arguments.keys()];
+      throw new ApiError('invalid', `${entry.name} takes no argument "${argument}"; ${takes.length ? `it takes ${takes.join(', ')}` : 'it takes no arguments'}.`);
+    }
+    parts[target.part][target.name] = value;
   }
   return parts;
 }
@@ -62,9 +72,8 @@ export async function callTool(
   structuredOutput: boolean,
 ): Promise<CallToolResult> {
   try {
-    // A switched-off module's tool is not listed; calling it anyway says so whatever the arguments (spec 4.8).
-    const off = moduleSwitchedOff(entry.op, principal.settings);
-    if (off) throw off;
+    // A switched-off module's tool, or a change with a read token, is refused whatever the arguments (spec 4, 4.8).
+    admitOperation(entry.op, principal);
     const parts = splitArguments(entry, args);
     validate(entry, parts);
     const input = { ...parts.body, ...parts.query, ...parts.params };

@@ -1,20 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../../auth/bearer.ts';
 import { ApiError, errorBody } from '../../core/errors.ts';
-import type { Principal, Runtime } from '../../core/execute.ts';
+import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
-import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
-import { bearerChallenge } from '../well-known/protected-resource.ts';
+import { admitRequest, type AdmissionDeps } from '../admission.ts';
 import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
 import { MCP_PATH } from './protected-resource.ts';
 import { ErrorCode, isProtocolVersion, PROTOCOL_VERSIONS, rpcError, VERSION_WITHOUT_HEADER, type ProtocolVersion } from './protocol.ts';
 import { buildToolset } from './tools.ts';
 
-export interface McpDeps {
+export interface McpDeps extends AdmissionDeps {
   registry: Registry;
-  runtime: Runtime;
-  /** The limiter REST uses: one budget per token across both doors. */
-  limiter: RateLimiter;
 }
 
 declare module 'fastify' {
@@ -30,28 +25,17 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
   return reply.code(status).header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
-/** Bearer token → MCP switch → per-token rate limit, before the body is read (ARCHITECTURE §3). */
+/** The admission pipeline both doors share (surfaces/admission.ts); a refusal is answered in the spec's envelope. */
 async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps): Promise<FastifyReply | undefined> {
-  let principal: Principal;
   try {
-    principal = await authenticate(deps.runtime.db, request.headers.authorization, deps.runtime.now());
+    const { principal, headers } = await admitRequest(deps, 'mcp', request.headers.authorization);
+    reply.headers(headers);
+    request.mcpPrincipal = principal;
+    return undefined;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-    const challenge = bearerChallenge(deps.runtime.publicUrl, MCP_PATH, request.headers.authorization ? 'invalid_token' : undefined);
-    return reply.code(error.status).header('WWW-Authenticate', challenge).send(errorBody(error.code, error.message));
+    return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
   }
-  if (!principal.settings.mcp) {
-    const message = 'The MCP server is switched off in this workspace; an administrator can switch it on';
-    return reply.code(403).send(errorBody('feature_disabled', message));
-  }
-  const decision = deps.limiter.take(principal.agent.tokenId);
-  reply.headers(rateLimitHeaders(decision));
-  if (!decision.allowed) {
-    return reply.code(429).send(errorBody('rate_limited', 'Too many requests with this token; wait a minute and try again'));
-  }
-  request.mcpPrincipal = principal;
-  return undefined;
 }
 
 /** The 2025-11-25 transport: no header means 2025-03-26; a version we do not speak is 400. */

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from '../../auth/bearer.ts';
 import { ApiError } from '../../core/errors.ts';
-import { admissionRefusal, runOperation, type Principal, type Runtime } from '../../core/execute.ts';
+import { runOperation, type Principal } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
 import { compileValidator } from '../../core/validation.ts';
-import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
+import { admitOperation, admitRequest, type AdmissionDeps } from '../admission.ts';
 import { sendApiError } from './error-handler.ts';
 
 declare module 'fastify' {
@@ -17,34 +16,8 @@ declare module 'fastify' {
   }
 }
 
-export interface RestDeps {
+export interface RestDeps extends AdmissionDeps {
   registry: Registry;
-  runtime: Runtime;
-  limiter: RateLimiter;
-  /** `WWW-Authenticate` for a 401, pointing at the protected-resource metadata. */
-  challenge(error?: 'invalid_token'): string;
-}
-
-/** Bearer token → REST API switch → per-token rate limit (ARCHITECTURE §3), before the body is read. */
-async function admit(request: FastifyRequest, deps: RestDeps): Promise<{ principal: Principal; headers: Record<string, string> }> {
-  let principal: Principal;
-  try {
-    principal = await authenticate(deps.runtime.db, request.headers.authorization, deps.runtime.now());
-  } catch (error) {
-    if (error instanceof ApiError) {
-      error.headers['WWW-Authenticate'] = deps.challenge(request.headers.authorization ? 'invalid_token' : undefined);
-    }
-    throw error;
-  }
-  if (!principal.settings.restApi) {
-    throw new ApiError('feature_disabled', 'The REST API is switched off in this workspace; an administrator can switch it on');
-  }
-  const decision = deps.limiter.take(principal.agent.tokenId);
-  const headers = rateLimitHeaders(decision);
-  if (!decision.allowed) {
-    throw new ApiError('rate_limited', 'Too many requests with this token; wait a minute and try again', headers);
-  }
-  return { principal, headers };
 }
 
 function pathPattern(path: string): RegExp {
@@ -74,16 +47,10 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   app.addHook('onRequest', async (request, reply) => {
     const op = request.routeOptions.config.operation;
     if (!op) return;
-    try {
-      const { principal, headers } = await admit(request, deps);
-      request.principal = principal;
-      reply.headers(headers);
-    } catch (error) {
-      if (error instanceof ApiError) reply.headers(error.headers);
-      throw error;
-    }
-    const refused = admissionRefusal(op, request.principal);
-    if (refused) throw refused;
+    const { principal, headers } = await admitRequest(deps, 'rest', request.headers.authorization);
+    request.principal = principal;
+    reply.headers(headers);
+    admitOperation(op, principal);
   });
 
   // Only JSON bodies (spec 4): other parsers the app knows (text, forms for OAuth) must not feed an operation.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
-import { getBoard } from '../../modules/boards/board-view.ts';
-import type { BoardDetail } from '../../modules/boards/schemas.ts';
+import { getBoard } from '../../modules/boards/index.ts';
+import type { BoardDetail } from '../../modules/boards/index.ts';
 import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { readContext } from '../read-context.ts';

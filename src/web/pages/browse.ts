@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { toTimestamp } from '../../core/time.ts';
-import { getTicket } from '../../modules/tickets/service.ts';
-import type { TicketDetail } from '../../modules/tickets/schemas.ts';
+import { getTicket } from '../../modules/tickets/index.ts';
+import type { TicketDetail } from '../../modules/tickets/index.ts';
 import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';

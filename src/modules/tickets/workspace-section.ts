@@ -1,16 +1,22 @@
 import { sql } from 'kysely';
-import { parseDuration } from '../core/durations.ts';
-import { ApiError } from '../core/errors.ts';
-import { normalizeName, resolveName } from '../core/names.ts';
-import { activeFormNamed } from '../modules/helpdesk/ticket-form.ts';
-import { checkFieldValuesWith, fieldsForType, writeFieldValues } from '../modules/tickets/fields.ts';
-import { loadProjectConfig, loadWorkflow, type ProjectConfig } from '../modules/tickets/project-config.ts';
-import { addWatcher, ensureLabels, setComponents, setLabels, setVersions } from '../modules/tickets/repo.ts';
-import { labelNames, resolveComponents, resolvePriority, resolveResolution, resolveType } from '../modules/tickets/vocabulary.ts';
-import type { ApplyContext, WorkspaceSectionHandler } from './context.ts';
-import { fail, filePath } from './path.ts';
-import type { ProjectEntry } from './schema.ts';
-import type { TicketSeedEntry } from './ticket-seed-schema.ts';
+import { parseDuration } from '../../core/durations.ts';
+import { ApiError, invalid } from '../../core/errors.ts';
+import { writeHistory } from '../../core/history.ts';
+import { normalizeName, resolveName } from '../../core/names.ts';
+import type { ApplyContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { fail, filePath } from '../../workspace/path.ts';
+import type { ProjectEntry } from '../../workspace/schema.ts';
+import { checkFieldValuesWith, fieldsForType, writeFieldValues } from './fields.ts';
+import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
+import { addWatcher, ensureLabels, insertTicket, setComponents, setLabels, setVersions } from './repo.ts';
+import { labelNames, resolveComponents, resolvePriority, resolveResolution, resolveType } from './vocabulary.ts';
+import { TicketSeeds, type TicketSeedEntry } from './workspace-schema.ts';
+
+declare module '../../workspace/schema.ts' {
+  interface ProjectEntryExtensions {
+    tickets?: TicketSeedEntry[];
+  }
+}
 
 /**
  * `projects[].tickets`: seed tickets (the demo's, a test's). Tickets are data, not configuration:
@@ -37,7 +43,14 @@ async function at<T>(path: string, work: () => T | Promise<T>): Promise<T> {
 
 async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: TicketSeedEntry, path: string): Promise<string> {
   const where = (field: string) => `${path}.${field}`;
-  const form = seed.request_type === undefined ? null : await at(where('request_type'), () => activeFormNamed(ctx.db, config, seed.request_type!));
+  const forms = ctx.hooks.ticketRequestType;
+  const form =
+    seed.request_type === undefined
+      ? null
+      : await at(where('request_type'), () => {
+          if (!forms) throw invalid('/request_type', 'request types need the helpdesk module');
+          return forms.forSeed(ctx.db, config, seed.request_type!);
+        });
   const type =
     seed.type === undefined
       ? (config.types.find((t) => t.id === form?.ticketTypeId) ?? config.types[0]!)
@@ -76,42 +89,33 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
   );
 
   const key = `${config.key}-${seed.number}`;
-  const row = await ctx.db
-    .insertInto('tickets')
-    .values({
-      project_id: config.id,
-      number: seed.number,
-      key,
-      summary: seed.summary,
-      type_id: type.id,
-      status_id: status.id,
-      priority_id: priority?.id ?? null,
-      resolution_id: resolution?.id ?? null,
-      assignee_id: assigneeId,
-      reporter_id: reporterId,
-      parent_id: null,
-      security_level_id: levelId,
-      request_type: form?.name ?? null,
-      request_type_id: form?.id ?? null,
-      description_format: seed.description === undefined ? null : (seed.description_format ?? 'markdown'),
-      description_text: seed.description ?? null,
-      environment_format: null,
-      environment_text: null,
-      due_date: seed.due_date ?? null,
-      original_estimate_seconds: estimate,
-      remaining_estimate_seconds: estimate,
-      time_spent_seconds: null,
-      rank: null,
-      resolved_at: done ? new Date().toISOString() : null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const ticketId = await insertTicket(ctx.db, {
+    project_id: config.id,
+    number: seed.number,
+    key,
+    summary: seed.summary,
+    type_id: type.id,
+    status_id: status.id,
+    priority_id: priority?.id ?? null,
+    resolution_id: resolution?.id ?? null,
+    assignee_id: assigneeId,
+    reporter_id: reporterId,
+    security_level_id: levelId,
+    request_type: form?.name ?? null,
+    request_type_id: form?.id ?? null,
+    description_format: seed.description === undefined ? null : (seed.description_format ?? 'markdown'),
+    description_text: seed.description ?? null,
+    due_date: seed.due_date ?? null,
+    original_estimate_seconds: estimate,
+    remaining_estimate_seconds: estimate,
+    resolved_at: done ? new Date().toISOString() : null,
+  });
   const labels = await ensureLabels(ctx.db, config.id, labelNames(seed.labels ?? []));
-  await setLabels(ctx.db, row.id, labels.map((l) => l.id));
-  await setComponents(ctx.db, row.id, components.map((c) => c.id));
-  await setVersions(ctx.db, row.id, 'fix', versions.map((v) => v.id));
-  await writeFieldValues(ctx, row.id, fields);
-  for (const id of new Set([reporterId, assigneeId])) if (id) await addWatcher(ctx.db, row.id, id);
+  await setLabels(ctx.db, ticketId, labels.map((l) => l.id));
+  await setComponents(ctx.db, ticketId, components.map((c) => c.id));
+  await setVersions(ctx.db, ticketId, 'fix', versions.map((v) => v.id));
+  await writeFieldValues(ctx, ticketId, fields);
+  for (const id of new Set([reporterId, assigneeId])) if (id) await addWatcher(ctx.db, ticketId, id);
 
   for (const [c, comment] of (seed.comments ?? []).entries()) {
     const visibility = comment.visibility ?? 'public';
@@ -122,7 +126,7 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
     await ctx.db
       .insertInto('comments')
       .values({
-        ticket_id: row.id,
+        ticket_id: ticketId,
         author_id: person(comment.author, `comments[${c}].author`),
         body_format: comment.format ?? 'markdown',
         body_text: comment.body,
@@ -135,12 +139,9 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
       })
       .execute();
   }
-  await ctx.db
-    .insertInto('history')
-    .values({ entity_type: 'ticket', entity_id: row.id, kind: 'created', actor_id: reporterId, via: 'workspace file', changes: JSON.stringify([{ field: 'key', from: null, to: key }]) })
-    .execute();
+  await writeHistory(ctx.db, { actorId: reporterId, via: 'workspace file' }, { entityType: 'ticket', entityId: ticketId, kind: 'created', changes: [{ field: 'key', from: null, to: key }] });
   ctx.writer.log.note('tickets', 'created');
-  return row.id;
+  return ticketId;
 }
 
 async function applyProjectSeeds(ctx: ApplyContext, project: ProjectEntry, p: number): Promise<void> {
@@ -183,5 +184,5 @@ async function apply(ctx: ApplyContext): Promise<void> {
   for (const [p, project] of (ctx.file.projects ?? []).entries()) await applyProjectSeeds(ctx, project, p);
 }
 
-/** Runs after projects: seeds name their types, statuses, people, labels and fields. */
-export const ticketsSection: WorkspaceSectionHandler = { name: 'tickets', check: () => {}, apply };
+/** Runs after projects and request types: seeds name their types, statuses, people, labels, fields and forms. */
+export const ticketsSection: WorkspaceSectionHandler = { name: 'tickets', projectKeys: { tickets: TicketSeeds }, check: () => {}, apply };

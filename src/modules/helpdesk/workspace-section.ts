@@ -1,14 +1,20 @@
-import { ApiError } from '../core/errors.ts';
-import { normalizeName, resolveName } from '../core/names.ts';
-import { rankAfter, rerank } from '../core/rank.ts';
-import { checkFormFields, DEFAULT_FORM_FIELDS } from '../modules/helpdesk/form-fields.ts';
-import { projectForms, renameFormOnTickets, type FormRow } from '../modules/helpdesk/repo.ts';
-import { loadFormVocabulary, type FormVocabulary } from '../modules/helpdesk/vocabulary.ts';
-import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from './context.ts';
-import { fail, filePath, pointerToPath } from './path.ts';
-import type { ProjectEntry } from './schema.ts';
-import type { RequestTypeEntry } from './request-type-schema.ts';
-import type { StoredRow } from './writer.ts';
+import { ApiError } from '../../core/errors.ts';
+import { normalizeName, resolveName } from '../../core/names.ts';
+import { rankAfter, rerank } from '../../core/rank.ts';
+import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { fail, filePath, pointerToPath } from '../../workspace/path.ts';
+import type { ProjectEntry } from '../../workspace/schema.ts';
+import type { StoredRow } from '../../workspace/writer.ts';
+import { checkFormFields, DEFAULT_FORM_FIELDS } from './form-fields.ts';
+import { projectForms, renameFormOnTickets, type FormRow } from './repo.ts';
+import { loadFormVocabulary, type FormVocabulary } from './vocabulary.ts';
+import { RequestTypeEntries, type RequestTypeEntry } from './workspace-schema.ts';
+
+declare module '../../workspace/schema.ts' {
+  interface ProjectEntryExtensions {
+    request_types?: RequestTypeEntry[];
+  }
+}
 
 /**
  * `projects[].request_types`: a helpdesk project's forms. Each listed form is upserted by key and
@@ -119,4 +125,4 @@ async function apply(ctx: ApplyContext): Promise<void> {
 }
 
 /** Runs after projects (forms name their ticket types and custom fields) and before seed tickets. */
-export const requestTypesSection: WorkspaceSectionHandler = { name: 'request_types', check, apply };
+export const requestTypesSection: WorkspaceSectionHandler = { name: 'request_types', projectKeys: { request_types: RequestTypeEntries }, check, apply };

@@ -1,7 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import type { RichText } from './schemas.ts';
+import type { RichText } from './shapes.ts';
 import { wikiToMarkdown } from './wiki-markup.ts';
 
 /** A stored text (format + text) as the RichText the API returns (spec 2.2); never HTML. */

@@ -1,6 +1,6 @@
-import { forbidden } from '../core/errors.ts';
-import type { Ability } from './ability.ts';
-import type { Permission } from './permissions.ts';
+import { forbidden } from '../../core/errors.ts';
+import type { Ability } from '../../policy/ability.ts';
+import type { Permission } from '../../policy/permissions.ts';
 
 /**
  * Who may change helpdesk forms (spec 4.4, 5.6): helpdesk:forms for every change; helpdesk:publish

@@ -1,11 +1,17 @@
 import { sql } from 'kysely';
-import { candidateList, normalizeName } from '../core/names.ts';
-import { parseSprintDate } from '../modules/boards/dates.ts';
-import type { ApiError } from '../core/errors.ts';
-import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from './context.ts';
-import { fail, filePath } from './path.ts';
-import type { BoardEntry } from './schema.ts';
-import type { StoredRow } from './writer.ts';
+import type { ApiError } from '../../core/errors.ts';
+import { candidateList, normalizeName } from '../../core/names.ts';
+import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { fail, filePath } from '../../workspace/path.ts';
+import type { StoredRow } from '../../workspace/writer.ts';
+import { parseSprintDate } from './dates.ts';
+import { BoardEntries, type BoardEntry } from './workspace-schema.ts';
+
+declare module '../../workspace/schema.ts' {
+  interface WorkspaceFileExtensions {
+    boards?: BoardEntry[];
+  }
+}
 
 type SprintEntry = NonNullable<BoardEntry['sprints']>[number];
 
@@ -162,4 +168,5 @@ async function apply(ctx: ApplyContext): Promise<void> {
   }
 }
 
-export const boardsSection: WorkspaceSectionHandler = { name: 'boards', check, apply };
+/** `boards`: runs after projects and seed tickets (columns name statuses, sprints name tickets). */
+export const boardsSection: WorkspaceSectionHandler = { name: 'boards', fileKeys: { boards: BoardEntries }, check, apply };

@@ -1,13 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../core/schema-kit.ts';
+import { StringEnum } from '../../core/schema-kit.ts';
+import { Name as FileName, PersonRef, Strict } from '../../workspace/schema.ts';
 
 /**
- * `projects[].tickets` of the workspace file: seed tickets, applied by apply-tickets.ts. Created
- * once, keyed by their number in the project; later applies leave them alone (tickets are data).
+ * `projects[].tickets` of the workspace file: seed tickets, applied by workspace-section.ts.
+ * Created once, keyed by their number in the project; later applies leave them alone (tickets
+ * are data). Seeds may set what the API itself never writes (status, resolution, estimates,
+ * security level, links, restricted comments), so this is not the API's create body.
  */
-const Strict = { additionalProperties: false } as const;
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-const PersonRef = Type.String({ minLength: 1, description: 'a member by email address, username or display name' });
+const Name = FileName();
 const SeedNumber = Type.Integer({ minimum: 1, description: 'the ticket number in the project (KEY-<number>)' });
 
 export const TicketSeedComment = Type.Object(

@@ -1,0 +1,14 @@
+import type { ModuleDefinition } from '../../core/module.ts';
+import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { boardOperations } from './operations.ts';
+import { boardsSection } from './workspace-section.ts';
+
+/** The boards module's door: boards, card moves, backlogs and sprints (spec 2.5, 3.1, 4.3). */
+export const boardsModule: ModuleDefinition<WorkspaceSectionHandler> = {
+  name: 'boards',
+  operations: boardOperations,
+  workspaceSections: [boardsSection],
+};
+
+export { getBoard } from './board-view.ts';
+export { BoardDetail } from './schemas.ts';

@@ -1,0 +1,43 @@
+import type { ModuleDefinition } from '../../core/module.ts';
+import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { ticketOperations } from './operations.ts';
+import { ticketsSection } from './workspace-section.ts';
+
+/**
+ * The tickets module's one door: what other modules, the pages and the composition root may use.
+ * Nothing imports the module's other files.
+ */
+export const ticketsModule: ModuleDefinition<WorkspaceSectionHandler> = {
+  name: 'tickets',
+  operations: ticketOperations,
+  workspaceSections: [ticketsSection],
+};
+
+// Extension points modules built on tickets fill in (helpdesk forms, CRM deals).
+export type { DealCompanyChoice, HookProject, TicketDealHook, TicketForm, TicketRequestTypeHook } from './hooks.ts';
+
+// The shapes of spec 2.4.
+export { Deal, KeyParams, Ticket, TicketDetail, TicketKey, TicketSearchResult, TicketSummary, TransitionBody } from './schemas.ts';
+
+// Reading tickets as a member sees them.
+export { getTicket, loadVisibleTicket, presentTicketById } from './load.ts';
+export { presentSummary, ticketUrl, type SummaryRow } from './present.ts';
+export type { TicketState } from './repo.ts';
+export { searchTickets } from './search.ts';
+
+// Who may see and change a ticket, as predicates and as SQL.
+export {
+  canEditTicket,
+  canSeeTicket,
+  requirePermission,
+  ticketVisibility,
+  visibilityScope,
+  visibleInScopeSql,
+  visibleTicketSql,
+  type TicketVisibility,
+  type VisibilityScope,
+} from './policy.ts';
+
+// Changing tickets the way the API does (history, notifications, search document included).
+export { transitionInto, type TransitionChoice } from './moves.ts';
+export { transitionTicket } from './transitions.ts';
