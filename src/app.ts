@@ -9,6 +9,7 @@ import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
 import { oauthServer } from './oauth/plugin.ts';
 import { registerCors } from './surfaces/cors.ts';
+import { requestIdFrom } from './surfaces/request-log.ts';
 import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
 import { mcpProtectedResource } from './surfaces/mcp/protected-resource.ts';
 import { openApiRoute } from './surfaces/openapi/route.ts';
@@ -38,7 +39,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     ...(config.trustedProxies?.length ? { trustProxy: config.trustedProxies } : {}),
-    genReqId: () => randomUUID(),
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
     requestIdHeader: false,
     logger: {
       level: config.logLevel,

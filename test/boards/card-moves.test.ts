@@ -123,6 +123,17 @@ describe('card moves: before/after place the card with one new rank, never renum
   it('refuses a before/after ticket that is not in that column, changing nothing', async () => {
     const message = await expectRefusedWithoutChange(t.lee, { key: k.d, column: 'Doing', before: k.ops }, 422, 'invalid');
     expect(message).toMatch(/^\/before: /);
+  });
+
+  it('on a scrum board, refuses a neighbour in the same column of another sprint: the card is placed among the cards shown beside it', async () => {
+    const inSprint = await createTicket(service, t.lee, 'CORE', 'Sprint card');
+    const joined = await service.request('POST', '/api/v1/boards/1/backlog/moves', { token: t.lee, body: { key: inSprint, sprint: 'Sprint 1' } });
+    expect(joined.status, joined.text).toBe(200);
+    const message = await expectRefusedWithoutChange(t.lee, { key: inSprint, column: 'To Do', before: k.a }, 422, 'invalid');
+    expect(message).toBe(`/before: ${k.a} is not in column "To Do" of board 1 in sprint Sprint 1`);
+    expect((await move(t.lee, { key: k.b, column: 'To Do', before: inSprint })).body.error.message).toBe(
+      `/before: ${inSprint} is not in column "To Do" of board 1 outside its sprints`,
+    );
     await expectRefusedWithoutChange(t.lee, { key: k.d, column: 'To Do', after: k.d }, 422, 'invalid');
   });
 });

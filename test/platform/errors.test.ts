@@ -145,8 +145,10 @@ describe('errors: an unexpected exception is 500 with a generic message and a re
     expect(first.headers['x-request-id']).not.toBe(second.headers['x-request-id']);
   });
 
-  it('ignores a request id the client sends', async () => {
-    const reply = await service.request('GET', '/api/v1/me', { token, headers: { 'x-request-id': 'chosen-by-client' } });
-    expect(reply.headers['x-request-id']).not.toBe('chosen-by-client');
+  it('keeps a request id the client sends when it looks like an id, and replaces anything else', async () => {
+    const kept = await service.request('GET', '/api/v1/me', { token, headers: { 'x-request-id': 'chosen-by-client' } });
+    expect(kept.headers['x-request-id']).toBe('chosen-by-client');
+    const replaced = await service.request('GET', '/api/v1/me', { token, headers: { 'x-request-id': `${'x'.repeat(200)}` } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -80,3 +80,49 @@ describe('logging: never the Authorization header, tokens, passwords or request 
     expect(everything()).not.toContain(QUERY_MARKER);
   });
 });
+
+describe('logging: each request line says who, through which agent, which operation, and the error code', () => {
+  const entries = () => lines.map((line) => JSON.parse(line) as Record<string, any>);
+
+  it('names the member, the token and the operation of an API request, and the code of a refusal', async () => {
+    await service.request('GET', '/api/v1/projects/NOPE', { token, headers: { 'x-request-id': 'trace-42.a' } });
+    const done = entries().find((e) => e.reqId === 'trace-42.a' && e.res);
+    expect(done).toMatchObject({ operation: 'describe_project', agent: 'test agent', error: 'not_found', res: { statusCode: 404 } });
+    expect(done!.member).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps an incoming X-Request-Id that looks like an id, and answers with it; replaces one that does not', async () => {
+    const kept = await service.request('GET', '/api/v1/me', { token, headers: { 'x-request-id': 'edge-7f3a' } });
+    expect(kept.headers['x-request-id']).toBe('edge-7f3a');
+    const replaced = await service.request('GET', '/api/v1/me', { token, headers: { 'x-request-id': 'no spaces <allowed>' } });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('names the tool of an MCP call, and the code of its error result', async () => {
+    await service.request('POST', '/mcp', {
+      token,
+      headers: { 'x-request-id': 'mcp-call-1', 'mcp-protocol-version': '2025-11-25' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'describe_project', arguments: { project: 'NOPE' } } },
+    });
+    expect(entries().find((e) => e.reqId === 'mcp-call-1' && e.res)).toMatchObject({ operation: 'describe_project', agent: 'test agent', error: 'not_found' });
+  });
+});
+
+describe('REST: a query parameter or body field the operation does not take is named, never silently dropped', () => {
+  it('names ?projct in a response header and the log line, and still answers (spec 4 ignores it)', async () => {
+    const reply = await service.request('GET', '/api/v1/projects?projct=ATR', { token, headers: { 'x-request-id': 'typo-1' } });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['atrium-ignored-parameters']).toBe('?projct');
+    expect(lines.map((line) => JSON.parse(line)).find((e) => e.reqId === 'typo-1' && e.res)).toMatchObject({ ignored: ['?projct'] });
+    expect(everything()).not.toContain('projct=ATR');
+  });
+
+  it('names a body field as a JSON pointer', async () => {
+    const reply = await service.request('POST', '/api/v1/probe/echo', { token, body: { title: 'x', titel: 'y' } });
+    expect(reply.headers['atrium-ignored-parameters']).toBe('/titel');
+  });
+
+  it('sends no such header when everything was taken', async () => {
+    expect((await service.request('GET', '/api/v1/projects', { token })).headers['atrium-ignored-parameters']).toBeUndefined();
+  });
+});

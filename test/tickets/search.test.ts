@@ -41,6 +41,18 @@ describe('search: words and their beginnings', () => {
   });
 });
 
+describe('search: words inside HTML-like text are words like any other', () => {
+  it('finds `alert` in a comment holding <script>alert(1)</script>, and `bold` in a description with <b>bold</b>', async () => {
+    const made = await service.request('POST', '/api/v1/tickets', {
+      token: tokens.lee,
+      body: { project: 'TIX', summary: 'Markup in text', description: 'Some <b>boldface</b> words' },
+    });
+    await service.request('POST', `/api/v1/tickets/${made.body.key}/comments`, { token: tokens.lee, body: { body: 'Try <script>alert(1)</script> in the title' } });
+    expect(await keys('query=alert')).toEqual([made.body.key]);
+    expect(await keys('query=boldface')).toEqual([made.body.key]);
+  });
+});
+
 describe('search: relevance first with a query', () => {
   it('ranks a summary match above a description match', async () => {
     expect(await summaries('query=payment')).toEqual(['Payment gateway rejects refunds', 'Refund emails']);
@@ -86,6 +98,16 @@ describe('search: filters', () => {
     const reply = await search('project=NOPE');
     expect(reply.status).toBe(422);
     expect(reply.body.error.message).toContain('"TIX"');
+  });
+
+  it('refuses a type or a label that no searched project has, listing those that exist (like every name)', async () => {
+    const type = await search('type=Bgu');
+    expect(type.status).toBe(422);
+    expect(type.body.error.message).toMatch(/^\/type: no ticket type "Bgu"; ticket types are .*"Bug"/);
+    const label = await search('label=bulkk');
+    expect(label.status).toBe(422);
+    expect(label.body.error.message).toMatch(/^\/label: no label "bulkk"; labels are .*"bulk"/);
+    expect((await search('project=TIX&label=Bulk')).body.total).toBe(25);
   });
 });
 

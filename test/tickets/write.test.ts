@@ -82,9 +82,18 @@ describe('create: the member becomes reporter and watcher; defaults fill what is
     expect(ok.body.parent).toBe('TIX-1');
   });
 
-  it('needs ticket:create: a viewer is refused with 403, an outsider with 404', async () => {
+  it('needs ticket:create: a viewer is refused with 403; to an outsider the project is a name that matches nothing (422)', async () => {
     expect((await create('vic', { summary: 'Nope' })).status).toBe(403);
-    expect((await create('olga', { summary: 'Nope' })).status).toBe(404);
+    const outsider = await create('olga', { summary: 'Nope' });
+    expect(outsider.status).toBe(422);
+    expect(outsider.body.error.message).toMatch(/^\/project: no project "TIX"; projects are /);
+  });
+
+  it('names the projects the member can see when the key matches none, as the search filter does', async () => {
+    const created = await create('lee', { project: 'NOPE', summary: 'Nowhere' });
+    const searched = await call('lee', 'GET', '/tickets?project=NOPE');
+    expect(created.status).toBe(422);
+    expect(created.body.error.message).toBe(searched.body.error.message);
   });
 });
 
@@ -142,6 +151,37 @@ describe('custom fields: checked before anything is written', () => {
   it('refuses a date that is not YYYY-MM-DD', async () => {
     const reply = await create('lee', { summary: 'Bad date', fields: { customer_due: '01/12/2026' } });
     expect(reply.status).toBe(422);
+  });
+});
+
+describe('custom fields: a value is accepted as the API answers it, for every kind of field', () => {
+  it('takes back `fields` exactly as GET answered them, and changes nothing', async () => {
+    const created = await create('lee', {
+      summary: 'Round trip',
+      type: 'Bug',
+      fields: { severity: 'High', platforms: ['linux', 'macos'], customer_due: '2026-12-01', story_points: 2.5, reviewer: 'Lee Lead' },
+    });
+    expect(created.status).toBe(201);
+    const { fields } = (await call('lee', 'GET', `/tickets/${created.body.key}`)).body;
+    expect(fields).toEqual({ severity: 'High', story_points: '2.5', customer_due: '2026-12-01', platforms: 'Linux, macOS', reviewer: 'Lee Lead' });
+    const before = await history(created.body.key);
+    const sentBack = await call('lee', 'PATCH', `/tickets/${created.body.key}`, { fields });
+    expect(sentBack.status).toBe(200);
+    expect(sentBack.body.fields).toEqual(fields);
+    expect(await history(created.body.key)).toHaveLength(before.length);
+  });
+
+  it('reads a multi-value field written as the page shows it, "Linux, Windows", as its two choices', async () => {
+    const reply = await create('lee', { summary: 'Two platforms', fields: { platforms: 'Linux, Windows' } });
+    expect(reply.status).toBe(201);
+    expect(reply.body.fields.platforms).toBe('Linux, Windows');
+  });
+
+  it('still names the part that is not a choice', async () => {
+    const reply = await create('lee', { summary: 'Bad platform', fields: { platforms: 'Linux, BeOS' } });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.message).toContain('/fields/platforms');
+    expect(reply.body.error.message).toContain('"BeOS"');
   });
 });
 

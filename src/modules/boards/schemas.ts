@@ -100,7 +100,7 @@ export type SprintList = Static<typeof SprintList>;
 export const BoardParams = Type.Object({ number: Type.Integer({ minimum: 1, description: 'the board’s number' }) });
 export const SprintParams = Type.Object({
   number: BoardParams.properties.number,
-  sprint: Type.String({ minLength: 1, description: 'a sprint name (spaces percent-encoded) or id' }),
+  sprint: Type.String({ minLength: 1, description: 'a sprint’s name or id' }),
 });
 
 export const BoardQuery = Type.Object({

@@ -11,6 +11,6 @@ export const projectsModule: ModuleDefinition<WorkspaceSectionHandler> = {
   operations: projectOperations,
 };
 
-export { projectsByKey, type ProjectRow } from './repo.ts';
-export { describeProject, loadVisibleProject, visibleProjects } from './service.ts';
+export { projectsByKey, projectStructure, type ProjectRow } from './repo.ts';
+export { describeProject, loadVisibleProject, resolveVisibleProject, visibleProjects } from './service.ts';
 export { Project, ProjectKey } from './schemas.ts';

@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
-import { findProjectByKey, listProjects, projectPeopleAndLabels, projectStructure } from './repo.ts';
+import { resolveName } from '../../core/names.ts';
+import { findProjectByKey, listProjects, projectPeopleAndLabels, projectsByKey, projectStructure } from './repo.ts';
 import type { Project, ProjectDetail } from './schemas.ts';
 
 /** A project the member can see, by key; any other is 404 (spec 7: "not one the member can see"). */
@@ -8,6 +9,19 @@ export async function loadVisibleProject(ctx: Context, key: string) {
   const [project, visible] = await Promise.all([findProjectByKey(ctx, key), ctx.ability.visibleProjectIds()]);
   if (!project || (visible !== null && !visible.has(project.id))) throw notFound(`Project ${key.trim()}`);
   return project;
+}
+
+/**
+ * A project named in a request's body or query (not its path): one the member can see, by key;
+ * a key that matches none is 422 listing the keys they can see, as every name is (spec 2.1).
+ */
+export async function resolveVisibleProject(ctx: Context, given: string, pointer: string) {
+  const [projects, visible] = await Promise.all([projectsByKey(ctx), ctx.ability.visibleProjectIds()]);
+  return resolveName(
+    projects.filter((p) => visible === null || visible.has(p.id)),
+    given,
+    { pointer, what: 'project', names: (p) => [p.key] },
+  );
 }
 
 export async function visibleProjects(ctx: Context): Promise<Project[]> {

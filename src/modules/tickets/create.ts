@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleProject } from '../projects/index.ts';
+import { resolveVisibleProject } from '../projects/index.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
 import { presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
@@ -19,7 +19,7 @@ import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensio
  * transaction, so numbers never repeat and never skip.
  */
 export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
-  const project = await loadVisibleProject(ctx, input.project);
+  const project = await resolveVisibleProject(ctx, input.project, '/project');
   await requirePermission(ctx, 'ticket:create', project.id, project.key);
   const config = await loadProjectConfig(ctx.db, project);
 

@@ -28,6 +28,12 @@ function isDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
 
+/** A multi-value field's text as shown: one choice (a choice may hold a comma), else the comma-separated choices. */
+function splitChoices(choices: readonly string[], text: string): string[] {
+  if (choices.some((c) => normalizeName(c) === normalizeName(text))) return [text];
+  return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
 /** How a person-type value is looked up: through the API's resolver, or the workspace file's people. */
 export type PersonLookup = (given: string, pointer: string) => Promise<{ id: string; name: string }>;
 
@@ -54,7 +60,8 @@ async function checkValue(person: PersonLookup, field: FieldDef, raw: unknown, p
       return { field, value: picked, display: picked };
     }
     case 'multi_select': {
-      const list = Array.isArray(raw) ? raw : [raw];
+      // a list, one choice, or the choices joined by commas as the field is shown ("Linux, Docker")
+      const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? splitChoices(field.choices, raw) : [raw];
       const picked = [...new Set(list.map((item, i) => choice(item, Array.isArray(raw) ? `${pointer}/${i}` : pointer)))];
       return { field, value: picked, display: picked.join(', ') };
     }

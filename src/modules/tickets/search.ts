@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
-import { projectsByKey } from '../projects/index.ts';
+import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
 import { readableCommentSql, visibilityScope, visibleInScopeSql, type VisibilityScope } from './policy.ts';
 import { presentSummary } from './present.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
@@ -25,15 +25,28 @@ export function prefixQuery(query: string): string | null {
   return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
 }
 
+/** The projects a search looks in: the one named, or every project the member may see. */
+async function searchedProjects(ctx: Context, input: SearchQuery, scope: VisibilityScope): Promise<{ named: ProjectRow | null; ids: string[] }> {
+  const visible = scope.projectIds;
+  const projects = (await projectsByKey(ctx)).filter((p) => visible === null || visible.has(p.id));
+  if (input.project === undefined) return { named: null, ids: projects.map((p) => p.id) };
+  const named = resolveName(projects, input.project, { pointer: '/project', what: 'project', names: (p) => [p.key] });
+  return { named, ids: [named.id] };
+}
+
+/** Labels of the searched projects, so a label nobody uses is 422 listing those that exist, like every name. */
+async function labelNamesIn(ctx: Context, projectIds: readonly string[]): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select distinct name from labels where project_id = any(${[...projectIds]}::uuid[]) order by name
+  `.execute(ctx.db);
+  return rows.map((r) => r.name);
+}
+
 async function filterConditions(ctx: Context, input: SearchQuery, scope: VisibilityScope): Promise<RawBuilder<boolean>[]> {
   // security levels are decided in the query (visibleInScopeSql), not read beforehand
   const conditions: RawBuilder<boolean>[] = [visibleInScopeSql(scope)];
-  if (input.project !== undefined) {
-    const visible = scope.projectIds;
-    const projects = (await projectsByKey(ctx)).filter((p) => visible === null || visible.has(p.id));
-    const project = resolveName(projects, input.project, { pointer: '/project', what: 'project', names: (p) => [p.key] });
-    conditions.push(sql<boolean>`t.project_id = ${project.id}`);
-  }
+  const searched = await searchedProjects(ctx, input, scope);
+  if (searched.named) conditions.push(sql<boolean>`t.project_id = ${searched.named.id}`);
   if (input.status === 'open') {
     conditions.push(sql<boolean>`t.status_id in (select id from statuses where category is distinct from 'done')`);
   } else if (input.status !== undefined) {
@@ -47,10 +60,13 @@ async function filterConditions(ctx: Context, input: SearchQuery, scope: Visibil
     conditions.push(sql<boolean>`t.reporter_id = ${(await resolvePerson(ctx, input.reporter, '/reporter')).id}`);
   }
   if (input.label !== undefined) {
-    conditions.push(sql<boolean>`exists (select 1 from ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id and l.name = ${normalizeLabel(input.label)})`);
+    const label = resolveName(await labelNamesIn(ctx, searched.ids), normalizeLabel(input.label), { pointer: '/label', what: 'label', names: (l) => [l] });
+    conditions.push(sql<boolean>`exists (select 1 from ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id and l.name = ${label})`);
   }
   if (input.type !== undefined) {
-    conditions.push(sql<boolean>`t.type_id in (select id from ticket_types where lower(name) = ${normalizeName(input.type)})`);
+    const typeNames = (await Promise.all(searched.ids.map((id) => projectStructure(ctx, id)))).flatMap((s) => s.ticket_types);
+    const type = resolveName(typeNames, input.type, { pointer: '/type', what: 'ticket type', names: (t) => [t] });
+    conditions.push(sql<boolean>`t.type_id in (select id from ticket_types where lower(name) = ${normalizeName(type)})`);
   }
   return conditions;
 }

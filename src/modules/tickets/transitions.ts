@@ -35,13 +35,18 @@ function pickTransition(workflow: Workflow, available: WorkflowTransition[], giv
   );
 }
 
-/** Resolution on entering a done status: the one given, else the one it has, else the default (spec 4.2). */
+/**
+ * Resolution on entering a done status: the one given, else the one it has, else the default
+ * (spec 4.2). A project that declares no resolutions resolves tickets without one: its done
+ * statuses say how a ticket ended (a sales pipeline's Won and Lost).
+ */
 function resolutionFor(config: ProjectConfig, ticket: TicketState, transition: WorkflowTransition, intoDone: boolean, given: string | undefined) {
   if (!intoDone) {
     if (given !== undefined) throw invalid('/resolution', `${transition.name} does not lead to a done status, so it takes no resolution`);
     return null;
   }
   if (given !== undefined) return resolveResolution(config, given);
+  if (config.resolutions.length === 0) return null;
   const kept = config.resolutions.find((r) => r.id === ticket.resolution_id) ?? config.resolutions.find((r) => r.is_default);
   if (!kept) {
     throw invalid('/resolution', `${transition.name} needs a resolution; resolutions are ${config.resolutions.map((r) => `"${r.name}"`).join(', ') || 'none'}`);

@@ -4,6 +4,7 @@ import * as tickets from './0002-tickets.ts';
 import * as oauth from './0003-oauth.ts';
 import * as boards from './0004-boards.ts';
 import * as helpdesk from './0005-helpdesk.ts';
+import * as searchWords from './0009-search-words.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-oauth': oauth,
   '0004-boards': boards,
   '0005-helpdesk': helpdesk,
+  '0009-search-words': searchWords,
 };

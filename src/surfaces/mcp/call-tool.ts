@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
+import { logErrorCode } from '../request-log.ts';
 import type { InputPart, ToolEntry } from './tools.ts';
 
 export interface ToolCallDeps {
@@ -83,7 +84,11 @@ export async function callTool(
     if (entry.structured && structuredOutput) result.structuredContent = JSON.parse(text) as Record<string, unknown>;
     return result;
   } catch (error) {
-    if (error instanceof ApiError) return errorResult(error.message);
+    if (error instanceof ApiError) {
+      logErrorCode(deps.call, error.code);
+      return errorResult(error.message);
+    }
+    logErrorCode(deps.call, 'internal');
     deps.call.log.error({ err: error, tool: entry.name }, 'unexpected error in a tool call');
     return errorResult(`Something went wrong on our side; quote request id ${deps.call.requestId} when reporting it`);
   }

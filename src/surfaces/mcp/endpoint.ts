@@ -3,6 +3,7 @@ import { ApiError, errorBody } from '../../core/errors.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
 import { admitRequest, type AdmissionDeps } from '../admission.ts';
+import { logErrorCode, logOperation, logWho } from '../request-log.ts';
 import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
 import { MCP_PATH } from './protected-resource.ts';
 import { ErrorCode, isProtocolVersion, PROTOCOL_VERSIONS, rpcError, VERSION_WITHOUT_HEADER, type ProtocolVersion } from './protocol.ts';
@@ -31,11 +32,21 @@ async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps
     const { principal, headers } = await admitRequest(deps, 'mcp', request.headers.authorization);
     reply.headers(headers);
     request.mcpPrincipal = principal;
+    logWho(request, principal);
     return undefined;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    logErrorCode(request, error.code);
     return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
   }
+}
+
+/** What a single message asks for, for the log line: the tool of a tools/call, else the method. */
+function operationOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return 'invalid';
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } | null };
+  if (method === 'tools/call' && typeof params?.name === 'string') return params.name;
+  return typeof method === 'string' ? method : 'invalid';
 }
 
 /** The 2025-11-25 transport: no header means 2025-03-26; a version we do not speak is 400. */
@@ -118,6 +129,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
         }
         return answers.length ? sendJson(reply, 200, answers) : reply.code(202).send();
       }
+      logOperation(request, operationOf(body));
       const answer = await answerMessage(body, exchange, false);
       if (!answer) return reply.code(202).send();
       // A body that is not a JSON-RPC message at all is a bad request; any other answer is a 200.

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from '../../core/errors.ts';
 import { describeValidationError } from '../../core/validation.ts';
+import { logErrorCode } from '../request-log.ts';
 
 /** Fastify's own failures (parsing, limits) in the spec's terms. */
 function fromFastify(error: FastifyError): ApiError | null {
@@ -31,9 +32,11 @@ function fromFastify(error: FastifyError): ApiError | null {
 export function sendApiError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = error instanceof ApiError ? error : fromFastify(error as FastifyError);
   if (known) {
+    logErrorCode(request, known.code);
     for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);
     return reply.code(known.status).send(errorBody(known.code, known.message));
   }
+  logErrorCode(request, 'internal');
   request.log.error({ err: error }, 'unexpected error');
   return reply
     .code(500)

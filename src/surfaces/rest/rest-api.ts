@@ -5,6 +5,8 @@ import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
 import { compileValidator } from '../../core/validation.ts';
 import { admitOperation, admitRequest, type AdmissionDeps } from '../admission.ts';
+import { IGNORED_HEADER } from '../cors.ts';
+import { logIgnored, logOperation, logWho } from '../request-log.ts';
 import { sendApiError } from './error-handler.ts';
 
 declare module 'fastify' {
@@ -18,6 +20,14 @@ declare module 'fastify' {
 
 export interface RestDeps extends AdmissionDeps {
   registry: Registry;
+}
+
+/** Names the operation does not take: query parameters as `?name`, top-level body fields as JSON pointers (`/name`). */
+function ignoredParameters(op: Operation, query: unknown, body: unknown): string[] {
+  const names = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
+  const queryIgnored = names(query).filter((name) => !(name in op.query.properties)).map((name) => `?${name}`);
+  const bodyIgnored = op.body ? names(body).filter((name) => !(name in op.body!.properties)).map((name) => `/${name}`) : [];
+  return [...queryIgnored, ...bodyIgnored];
 }
 
 function pathPattern(path: string): RegExp {
@@ -47,8 +57,10 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   app.addHook('onRequest', async (request, reply) => {
     const op = request.routeOptions.config.operation;
     if (!op) return;
+    logOperation(request, op.name);
     const { principal, headers } = await admitRequest(deps, 'rest', request.headers.authorization);
     request.principal = principal;
+    logWho(request, principal);
     reply.headers(headers);
     admitOperation(op, principal);
   });
@@ -62,8 +74,16 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     return payload;
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     if (request.method !== 'GET' && request.body === undefined) request.body = {};
+    const op = request.routeOptions.config.operation;
+    if (!op) return;
+    // Spec 4 ignores what the description does not name; saying so turns a silent typo (`?projct=`) into a visible one.
+    const ignored = ignoredParameters(op, request.query, request.body);
+    if (ignored.length) {
+      reply.header(IGNORED_HEADER, ignored.join(', '));
+      logIgnored(request, ignored);
+    }
   });
 
   for (const op of deps.registry.operations) {
