@@ -44,6 +44,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The one sentence an unexpected failure is answered with: never its cause, always an id to quote. */
+export const internalErrorMessage = (requestId: string) => `Something went wrong on our side; quote request id ${requestId} when reporting it`;
+
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new ApiError('forbidden', message);
 /** A 422 `invalid` whose message is `<json pointer>: <reason>` (spec 4). */

@@ -22,6 +22,9 @@ function likeness(given: string, name: string): number {
 }
 
 /** The names to list in a no-match message: up to 25, most alike first. */
+/** Project and ticket keys (spec 2.1): upper case, surrounding spaces ignored. */
+export const normalizeKey = (given: string): string => given.trim().toUpperCase();
+
 export function candidateList(given: string, names: readonly string[]): string {
   const unique = [...new Set(names)];
   if (unique.length === 0) return 'there are none';

@@ -91,6 +91,14 @@ export class Ability {
   }
 }
 
+/** SQL: ids of the roles a member holds in a project (an id, or an SQL expression such as `l.project_id`), directly or through a group. */
+export function memberRolesSql(memberId: string, projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<{ role_id: string }> {
+  return sql<{ role_id: string }>`
+    select pr.role_id from project_roles pr
+    where pr.project_id = ${projectId}
+      and (pr.member_id = ${memberId} or pr.group_id in (select group_id from group_members where member_id = ${memberId}))`;
+}
+
 /** SQL: members (id, name) whose role in the project grants a permission, plus administrators; active ones only. */
 export function membersHoldingSql(projectId: string, permission: Permission): RawBuilder<{ id: string; name: string }> {
   // One semi-join over the project's few role rows, rather than a correlated test per member.

@@ -1,11 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleTicket, presentSummary, presentTicketById, ticketVisibility, type Ticket, type TicketSummary } from '../tickets/index.ts';
+import { loadVisibleTicket, presentSummary, presentTicketById, requireTicketAction, ticketScope, type Ticket, type TicketSummary } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
 import { rankCard, resolvePlace } from './placement.ts';
 import { cardRows } from './summaries.ts';
-import { loadVisibleBoard, requireTicketEdit, type LoadedBoard } from './policy.ts';
+import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
 import { lockSprint, openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
@@ -35,8 +35,7 @@ export function openSprintsInOrder(sprints: readonly SprintRow[]): SprintRow[] {
 /** GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, then the backlog; 500 at most each. */
 export async function getBacklog(ctx: Context, number: number): Promise<Backlog> {
   const board = await loadVisibleBoard(ctx, number);
-  const visibility = await ticketVisibility(ctx);
-  const seen = [inProjects(board.visibleProjects.map((p) => p.id)), visibleTo(visibility)];
+  const seen = [inProjects(board.visibleProjects.map((p) => p.id)), visibleTo(await ticketScope(ctx))];
   const sprints = openSprintsInOrder(await sprintRows(ctx.db, board.id));
   const withTickets = [];
   for (const sprint of sprints) {
@@ -72,7 +71,7 @@ export async function moveToSprint(ctx: Context, number: number, input: BacklogM
   const board = await loadVisibleBoard(ctx, number);
   const ticket = await loadVisibleTicket(ctx, input.key, true);
   requireOnBoard(board, ticket);
-  await requireTicketEdit(ctx, ticket);
+  await requireTicketAction(ctx, 'rank', ticket);
   const target = isBacklog(input.sprint) ? null : await lockedOpenSprint(ctx, board, input.sprint);
 
   const projectIds = board.projects.map((p) => p.id);

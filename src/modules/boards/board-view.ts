@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { presentSummary, visibilityScope, visibleInScopeSql } from '../tickets/index.ts';
+import { presentSummary, ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
 import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
@@ -57,13 +57,13 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
   const [sprint, columns, scope] = await Promise.all([
     sprintShown(ctx, board, sprintGiven),
     boardColumnRows(ctx.db, board.id),
-    visibilityScope(ctx),
+    ticketScope(ctx),
   ]);
   const mapped = columns.flatMap((c) => c.statuses);
   const onBoard = all([
     inProjects(board.visibleProjects.map((p) => p.id)),
     // security levels decided in the query: no round trip to read the member's levels first
-    visibleInScopeSql(scope),
+    visibleTicketSql(scope),
     ...(sprint ? [inSprint(sprint.id)] : []),
   ]);
   const hidden = doneTooLong(board.done_retention_days, ctx.now());

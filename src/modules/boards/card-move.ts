@@ -4,7 +4,7 @@ import { normalizeName } from '../../core/names.ts';
 import {
   loadVisibleTicket,
   presentTicketById,
-  requirePermission,
+  requireTicketAction,
   transitionInto,
   transitionTicket,
   type Ticket,
@@ -12,7 +12,7 @@ import {
   type TransitionChoice,
 } from '../tickets/index.ts';
 import { rankCard, resolvePlace } from './placement.ts';
-import { loadVisibleBoard, requireTicketEdit, type LoadedBoard } from './policy.ts';
+import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
 import { boardColumnRows, openSprintOf, type ColumnRow } from './repo.ts';
 import { resolveColumn } from './resolve.ts';
 import type { CardMoveBody } from './schemas.ts';
@@ -60,10 +60,10 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
   const move = await transitionInto(ctx, ticket, column.statuses);
   const { transition } = move;
   if (move.staying) {
-    await requireTicketEdit(ctx, ticket);
+    await requireTicketAction(ctx, 'rank', ticket);
     refuseTransitionDetails(input, column);
   } else {
-    await requirePermission(ctx, 'ticket:transition', ticket.project_id, ticket.project_key);
+    await requireTicketAction(ctx, 'transition', ticket);
     if (!transition) {
       throw new ApiError(
         'no_transition',

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { normalizeKey } from '../../core/names.ts';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { recordHistory } from '../../core/history.ts';
@@ -11,10 +12,10 @@ export interface PlacementInput {
 
 async function neighbour(ctx: Context, list: RawBuilder<boolean>, key: string, cardId: string, pointer: string, listName: string): Promise<string> {
   const result = await sql<{ id: string; rank: string | null }>`
-    select t.id, t.rank from tickets t where t.key = ${key.trim().toUpperCase()} and ${list}
+    select t.id, t.rank from tickets t where t.key = ${normalizeKey(key)} and ${list}
   `.execute(ctx.db);
   const row = result.rows[0];
-  if (!row || row.id === cardId || row.rank === null) throw invalid(pointer, `${key.trim().toUpperCase()} is not in ${listName}`);
+  if (!row || row.id === cardId || row.rank === null) throw invalid(pointer, `${normalizeKey(key)} is not in ${listName}`);
   return row.rank;
 }
 

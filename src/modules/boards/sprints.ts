@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import { dateToTimestamp } from '../../core/time.ts';
-import { canSeeTicket, ticketVisibility } from '../tickets/index.ts';
+import { ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { recordSprintChange } from './backlog.ts';
 import { parseOptionalDate, parseSprintDate } from './dates.ts';
 import { canManageSprints, loadVisibleBoard, requireSprintManagement, type LoadedBoard } from './policy.ts';
@@ -157,8 +157,8 @@ export async function completeSprint(ctx: Context, number: number, sprintName: s
       ? null
       : resolveSprint(others, input.move_open_to, '/move_open_to', 'open', board.number);
 
-  const unfinished = await sql<{ id: string; key: string; project_id: string; security_level_id: string | null }>`
-    select t.id, t.key, t.project_id, t.security_level_id
+  const unfinished = await sql<{ id: string; key: string; visible: boolean }>`
+    select t.id, t.key, ${visibleTicketSql(await ticketScope(ctx))} as visible
     from sprint_tickets st join tickets t on t.id = st.ticket_id join statuses s on s.id = t.status_id
     where st.sprint_id = ${sprint.id} and s.category is distinct from 'done'
     order by t.rank nulls last, t.id
@@ -175,10 +175,9 @@ export async function completeSprint(ctx: Context, number: number, sprintName: s
     .set({ state: 'closed', completed_at: dateToTimestamp(ctx.now()) })
     .where('id', '=', sprint.id)
     .execute();
-  const visibility = await ticketVisibility(ctx);
   return {
     ...presentSprint(await sprintById(ctx.db, sprint.id)),
-    moved: moved.filter((t) => canSeeTicket(visibility, t)).map((t) => t.key),
+    moved: moved.filter((t) => t.visible).map((t) => t.key),
   };
 }
 

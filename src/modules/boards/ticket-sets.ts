@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { visibleTicketSql, type TicketVisibility } from '../tickets/index.ts';
+import { visibleTicketSql, type TicketScope } from '../tickets/index.ts';
 
 /** SQL conditions on a ticket `t` (and its status `s`) that name the lists boards show. */
 
@@ -8,7 +8,7 @@ export const MAX_TICKETS = 500;
 export const inProjects = (projectIds: readonly string[]): RawBuilder<boolean> =>
   sql<boolean>`t.project_id = any(${[...projectIds]}::uuid[])`;
 
-export const visibleTo = (visibility: TicketVisibility): RawBuilder<boolean> => visibleTicketSql(visibility);
+export const visibleTo = (scope: TicketScope): RawBuilder<boolean> => visibleTicketSql(scope);
 
 /** Status names compared as names are everywhere (spec 2.1). */
 export const statusIn = (names: readonly string[]): RawBuilder<boolean> =>

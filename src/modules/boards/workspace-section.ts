@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ApiError } from '../../core/errors.ts';
-import { candidateList, normalizeName } from '../../core/names.ts';
+import { candidateList, normalizeKey, normalizeName } from '../../core/names.ts';
 import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import type { StoredRow } from '../../workspace/writer.ts';
@@ -71,7 +71,7 @@ function check(ctx: CheckContext): void {
     if (board.owner) ctx.people.find(board.owner, at('owner'));
     if (board.projects !== 'all') {
       board.projects.forEach((key, p) => {
-        if (!projectKeys.includes(key.trim().toUpperCase())) fail(at('projects', p), `no project "${key.trim()}"; projects are ${candidateList(key, projectKeys)}`);
+        if (!projectKeys.includes(normalizeKey(key))) fail(at('projects', p), `no project "${key.trim()}"; projects are ${candidateList(key, projectKeys)}`);
       });
     }
     checkColumns(ctx, board, at);
@@ -80,7 +80,7 @@ function check(ctx: CheckContext): void {
 }
 
 async function applyProjects(ctx: ApplyContext, boardId: string, board: BoardEntry): Promise<void> {
-  const keys = board.projects === 'all' ? [] : board.projects.map((k) => k.trim().toUpperCase());
+  const keys = board.projects === 'all' ? [] : board.projects.map(normalizeKey);
   const projects = await ctx.db.selectFrom('projects').select(['id', 'key']).execute();
   const wanted = keys.map((key) => projects.find((p) => p.key.toUpperCase() === key)!.id);
   const stored = await ctx.db.selectFrom('board_projects').select('project_id').where('board_id', '=', boardId).orderBy('position').execute();
@@ -138,12 +138,12 @@ async function applySprints(ctx: ApplyContext, boardId: string, board: BoardEntr
 
 async function addSprintTickets(ctx: ApplyContext, boardId: string, sprintId: string, state: string, sprint: SprintEntry, at: (...parts: (string | number)[]) => string): Promise<void> {
   for (const [t, key] of (sprint.tickets ?? []).entries()) {
-    const ticket = await ctx.db.selectFrom('tickets').select('id').where('key', '=', key.trim().toUpperCase()).executeTakeFirst();
-    if (!ticket) fail(at('tickets', t), `no ticket ${key.trim().toUpperCase()}`);
+    const ticket = await ctx.db.selectFrom('tickets').select('id').where('key', '=', normalizeKey(key)).executeTakeFirst();
+    if (!ticket) fail(at('tickets', t), `no ticket ${normalizeKey(key)}`);
     const open = state !== 'closed';
     if (open) {
       const taken = await sql<{ one: number }>`select 1 as one from sprint_tickets where board_id = ${boardId} and ticket_id = ${ticket.id} and open`.execute(ctx.db);
-      if (taken.rows.length) fail(at('tickets', t), `${key.trim().toUpperCase()} is already in an open sprint of this board`);
+      if (taken.rows.length) fail(at('tickets', t), `${normalizeKey(key)} is already in an open sprint of this board`);
     }
     await ctx.db.insertInto('sprint_tickets').values({ sprint_id: sprintId, ticket_id: ticket.id, board_id: boardId, open }).execute();
     ctx.writer.log.note('sprint_tickets', 'created');

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { normalizeKey } from '../../core/names.ts';
 import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
 import { membersHoldingSql } from '../../policy/ability.ts';
 import type { DB, ProjectsTable } from '../../storage/schema.ts';
@@ -60,7 +61,7 @@ function cachedProjects(ctx: StructureReader): Promise<CachedProjects> {
 
 /** A project by key, case-insensitive. */
 export async function findProjectByKey(ctx: StructureReader, key: string): Promise<ProjectRow | undefined> {
-  const wanted = key.trim().toUpperCase();
+  const wanted = normalizeKey(key);
   return (await cachedProjects(ctx)).ordered.find((p) => p.key.toUpperCase() === wanted);
 }
 

@@ -4,15 +4,15 @@ import { insertComment } from './comments.ts';
 import { loadVisibleTicket, presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
 import { resolveAssignee } from './people.ts';
-import { requirePermission } from './policy.ts';
+import { requireTicketAction } from './policy.ts';
 import { ticketRows, touchTicket } from './repo.ts';
 import type { AssigneeBody, Ticket } from './schemas.ts';
 
 /** PUT /tickets/{key}/assignee: an assignment with a comment is one notification (spec 6). */
 export async function assignTicket(ctx: Context, key: string, input: AssigneeBody): Promise<Ticket> {
   const ticket = await loadVisibleTicket(ctx, key, true);
-  await requirePermission(ctx, 'ticket:assign', ticket.project_id, ticket.project_key);
-  if (input.comment !== undefined) await requirePermission(ctx, 'ticket:comment', ticket.project_id, ticket.project_key);
+  await requireTicketAction(ctx, 'assign', ticket);
+  if (input.comment !== undefined) await requireTicketAction(ctx, 'comment', ticket);
   const project = { id: ticket.project_id, key: ticket.project_key };
   const assignee = input.assignee === null ? null : await resolveAssignee(ctx, input.assignee, project, ticket.assignee_id, '/assignee');
   const [before] = await ticketRows(ctx.db, [ticket.id]);

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket } from './load.ts';
 import { announce } from './notify.ts';
-import { requirePermission } from './policy.ts';
+import { requireTicketAction } from './policy.ts';
 import { presentComment, type CommentRow } from './present.ts';
 import { touchTicket } from './repo.ts';
 import type { Comment, CommentBody } from './schemas.ts';
@@ -38,7 +38,7 @@ export async function presentCommentById(ctx: Context, commentId: string): Promi
 /** POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies that person. */
 export async function addComment(ctx: Context, key: string, input: CommentBody): Promise<Comment> {
   const ticket = await loadVisibleTicket(ctx, key, true);
-  await requirePermission(ctx, 'ticket:comment', ticket.project_id, ticket.project_key);
+  await requireTicketAction(ctx, 'comment', ticket);
   const internal = input.internal ?? false;
   const commentId = await insertComment(ctx, ticket.id, input.body, internal);
   await touchTicket(ctx.db, ticket.id);

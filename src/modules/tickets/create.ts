@@ -5,12 +5,11 @@ import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
 import { presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
 import { resolveAssignee } from './people.ts';
-import { mayAssign, requirePermission, ticketVisibility, canSeeTicket } from './policy.ts';
+import { mayDo, requireTicketAction } from './policy.ts';
 import { loadProjectConfig, loadWorkflow } from './project-config.ts';
 import { addWatcher, ensureLabels, insertTicket, setComponents, setLabels, takeTicketNumber, touchTicket } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
-import { ApiError } from '../../core/errors.ts';
 import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensions.ts';
 
 /**
@@ -20,7 +19,8 @@ import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensio
  */
 export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
   const project = await resolveVisibleProject(ctx, input.project, '/project');
-  await requirePermission(ctx, 'ticket:create', project.id, project.key);
+  const target = { project_id: project.id, project_key: project.key };
+  await requireTicketAction(ctx, 'create', target);
   const config = await loadProjectConfig(ctx.db, project);
 
   const form = input.request_type !== undefined ? await requestTypeFor(ctx, project, input.request_type) : null;
@@ -32,14 +32,11 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   const priority = input.priority !== undefined ? resolvePriority(config, input.priority) : defaultPriority(ctx, config);
   const components = resolveComponents(config, input.components ?? []);
   const parent = input.parent !== undefined ? await resolveParent(ctx, config, input.parent) : null;
-  if (parent && !canSeeTicket(await ticketVisibility(ctx), parent)) {
-    throw new ApiError('parent_not_found', `/parent: no ticket ${input.parent?.trim().toUpperCase()} in project ${config.key}`);
-  }
   const fields = await checkFieldValues(ctx, fieldsForType(config, type.name), input.fields ?? {});
   const company = input.company !== undefined ? await resolveDealCompany(ctx, project, input.company) : undefined;
 
   let assigneeId: string | null;
-  if (input.assignee !== undefined && (await mayAssign(ctx, project.id))) {
+  if (input.assignee !== undefined && (await mayDo(ctx, 'assign', target))) {
     assigneeId = input.assignee === null ? null : (await resolveAssignee(ctx, input.assignee, project, null, '/assignee')).id;
   } else {
     // left out (or given without ticket:assign, which is ignored): the component's or project's default

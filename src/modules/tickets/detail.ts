@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
-import { grantedLevelArraySql, projectVisibleSql, readableCommentSql, visibleWithLevelsSql, type VisibilityScope } from './policy.ts';
+import { normalizeKey } from '../../core/names.ts';
+import { memberRolesSql } from '../../policy/ability.ts';
+import { grantedLevelArraySql, levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
 import type { CommentRow, SummaryRow, WorklogRow } from './present.ts';
 import { ticketRowColumns, ticketStateColumns, type TicketRow, type TicketState } from './repo.ts';
 
@@ -13,11 +15,7 @@ export interface LinkRow {
 }
 
 /** A ticket with everything GET /tickets/{key} shows, and whether the member may see it at all. */
-export interface TicketDetailRow extends TicketState, TicketRow {
-  /** The ticket's project is one the member may see (else the ticket is 404 to them). */
-  project_visible: boolean;
-  /** The ticket has no security level, or one granted to the member (else 403). */
-  level_granted: boolean;
+export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
   /** The children below are read only when both flags hold; null otherwise. */
   comments: CommentRow[] | null;
   worklogs: WorklogRow[] | null;
@@ -33,17 +31,13 @@ export interface TicketDetailRow extends TicketState, TicketRow {
  * as a JSON array. Visibility is decided in the query: the children are only read when the ticket
  * itself is visible. Timestamps are cast to text, the form every other read returns them in.
  */
-export async function findTicketDetail(db: Kysely<DB>, key: string, scope: VisibilityScope): Promise<TicketDetailRow | undefined> {
-  const me = scope.memberId;
+export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope): Promise<TicketDetailRow | undefined> {
   const visible = sql`(v.project_visible and v.level_granted)`;
   const levels = sql<string[]>`v.levels`;
   // an administrator's conditions on roles always hold: their roles are not read
   const roleIds = scope.isAdmin
     ? sql`null::uuid[]`
-    : sql`case when ${visible} then array(
-        select distinct pr.role_id from project_roles pr
-        where pr.project_id = t.project_id
-          and (pr.member_id = ${me} or pr.group_id in (select group_id from group_members where member_id = ${me}))) end`;
+    : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
   const result = await sql<TicketDetailRow>`
     select ${ticketStateColumns}, ${ticketRowColumns},
       v.project_visible, v.level_granted,
@@ -73,7 +67,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Visib
         ) x
         join tickets o on o.id = x.other_id
         join statuses os on os.id = o.status_id
-        where ${visibleWithLevelsSql(scope, 'o', levels)}), '[]') end as links,
+        where ${visibleTicketSql(scope, 'o', levels)}), '[]') end as links,
       case when ${visible} then coalesce((
         -- names by scalar subqueries, as in ticketRowColumns: a six-way join here cost more to plan than to run
         select json_agg(json_build_object(
@@ -89,7 +83,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Visib
                                      join labels l on l.id = tl.label_id where tl.ticket_id = c.id), '{}'))
                order by c.rank nulls last, c.number)
         from tickets c join statuses cs on cs.id = c.status_id
-        where c.parent_id = t.id and ${visibleWithLevelsSql(scope, 'c', levels)}), '[]') end as subtasks,
+        where c.parent_id = t.id and ${visibleTicketSql(scope, 'c', levels)}), '[]') end as subtasks,
       ${roleIds} as role_ids
     from tickets t
     join projects p on p.id = t.project_id
@@ -99,12 +93,12 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Visib
     -- keeps the planner from copying these expressions into every place that names them
     cross join lateral (
       select ${projectVisibleSql(scope)} as project_visible,
-             ${scope.isAdmin ? sql`true` : sql`(t.security_level_id is null or t.security_level_id = any(g.levels))`} as level_granted,
+             ${levelGrantedSql(scope, 't', sql<string[]>`g.levels`)} as level_granted,
              g.levels
       from (select ${grantedLevelArraySql(scope)} as levels offset 0) g
       offset 0
     ) v
-    where t.key = ${key.trim().toUpperCase()}
+    where t.key = ${normalizeKey(key)}
   `.execute(db);
   return result.rows[0];
 }

@@ -25,18 +25,9 @@ export { presentSummary, ticketUrl, type SummaryRow } from './present.ts';
 export type { TicketState } from './repo.ts';
 export { searchTickets } from './search.ts';
 
-// Who may see and change a ticket, as predicates and as SQL.
-export {
-  canEditTicket,
-  canSeeTicket,
-  requirePermission,
-  ticketVisibility,
-  visibilityScope,
-  visibleInScopeSql,
-  visibleTicketSql,
-  type TicketVisibility,
-  type VisibilityScope,
-} from './policy.ts';
+// Who may see a ticket (in SQL), and what each action on a ticket needs (spec 5.6, as a table).
+export { mayDo, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
+export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
 
 // Changing tickets the way the API does (history, notifications, search document included).
 export { transitionInto, type TransitionChoice } from './moves.ts';

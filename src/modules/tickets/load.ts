@@ -3,7 +3,8 @@ import { notFound } from '../../core/errors.ts';
 import { findTicketDetail } from './detail.ts';
 import { withDeals } from './extensions.ts';
 import { cachedWorkflow } from './project-config.ts';
-import { assertCanSeeTicket, ticketBehindLevel, ticketNotFound, visibilityScope } from './policy.ts';
+import { normalizeKey } from '../../core/names.ts';
+import { refuseUnseen, ticketScope } from './visibility.ts';
 import { presentComment, presentSummary, presentTicket, presentWorklog } from './present.ts';
 import { findTicketState, ticketRows, type TicketState } from './repo.ts';
 import type { Link, Ticket, TicketDetail } from './schemas.ts';
@@ -11,10 +12,9 @@ import { availableTransitions, statusById } from './workflow-rules.ts';
 
 /** A ticket the member may see, by key: 404 if none (or its project is hidden), 403 behind a security level. */
 export async function loadVisibleTicket(ctx: Context, key: string, forUpdate = false): Promise<TicketState> {
-  const ticket = await findTicketState(ctx.db, key, forUpdate);
-  if (!ticket) throw ticketNotFound(key.trim().toUpperCase());
-  await assertCanSeeTicket(ctx, ticket);
-  return ticket;
+  const ticket = await findTicketState(ctx.db, key, await ticketScope(ctx), forUpdate);
+  refuseUnseen(ticket?.key ?? normalizeKey(key), ticket);
+  return ticket!;
 }
 
 export async function presentTicketById(ctx: Context, ticketId: string): Promise<Ticket> {
@@ -45,11 +45,10 @@ export async function transitionsFor(ctx: Context, ticket: TicketState, knownRol
  * grants, the ticket with its children (findTicketDetail), and its workflow when not cached.
  */
 export async function getTicket(ctx: Context, key: string): Promise<TicketDetail> {
-  const row = await findTicketDetail(ctx.db, key, await visibilityScope(ctx));
+  const row = await findTicketDetail(ctx.db, key, await ticketScope(ctx));
   // the same answers as loadVisibleTicket: 404 when missing or in a hidden project, 403 behind a level
-  if (!row) throw ticketNotFound(key.trim().toUpperCase());
-  if (!row.project_visible) throw ticketNotFound(row.key);
-  if (!row.level_granted) throw ticketBehindLevel(row.key);
+  refuseUnseen(row?.key ?? normalizeKey(key), row);
+  if (!row) throw new Error('refuseUnseen let a missing ticket through');
   const moves = await transitionsFor(ctx, row, row.role_ids ? new Set(row.role_ids) : undefined);
   const links: Link[] = (row.links ?? []).map((link) => ({
     relation: link.relation,

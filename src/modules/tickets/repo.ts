@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, StatusesTable } from '../../storage/schema.ts';
+import { normalizeKey } from '../../core/names.ts';
 import type { TicketsTable } from './tables.ts';
+import { ticketAccessColumns, type TicketAccess, type TicketScope } from './visibility.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
 type StatusCategory = Selectable<StatusesTable>['category'];
@@ -45,18 +47,18 @@ export const ticketStateColumns = sql`
   t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
 
 /**
- * One ticket by key (case-insensitive); `forUpdate` locks its row so that concurrent changes to
- * the same ticket run one after the other.
+ * One ticket by key (case-insensitive) with whether the member may see it, in one query;
+ * `forUpdate` locks its row so that concurrent changes to the same ticket run one after the other.
  */
-export async function findTicketState(db: Kysely<DB>, key: string, forUpdate = false): Promise<TicketState | undefined> {
+export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false): Promise<(TicketState & TicketAccess) | undefined> {
   const lock = forUpdate ? sql`for update of t` : sql``;
-  const result = await sql<TicketState>`
-    select ${ticketStateColumns}
+  const result = await sql<TicketState & TicketAccess>`
+    select ${ticketStateColumns}, ${ticketAccessColumns(scope)}
     from tickets t
     join projects p on p.id = t.project_id
     join ticket_types tt on tt.id = t.type_id
     join statuses s on s.id = t.status_id
-    where t.key = ${key.trim().toUpperCase()}
+    where t.key = ${normalizeKey(key)}
     ${lock}
   `.execute(db);
   return result.rows[0];

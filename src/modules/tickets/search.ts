@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
-import { readableCommentSql, visibilityScope, visibleInScopeSql, type VisibilityScope } from './policy.ts';
+import { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
 import { presentSummary } from './present.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
@@ -26,7 +26,7 @@ export function prefixQuery(query: string): string | null {
 }
 
 /** The projects a search looks in: the one named, or every project the member may see. */
-async function searchedProjects(ctx: Context, input: SearchQuery, scope: VisibilityScope): Promise<{ named: ProjectRow | null; ids: string[] }> {
+async function searchedProjects(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<{ named: ProjectRow | null; ids: string[] }> {
   const visible = scope.projectIds;
   const projects = (await projectsByKey(ctx)).filter((p) => visible === null || visible.has(p.id));
   if (input.project === undefined) return { named: null, ids: projects.map((p) => p.id) };
@@ -42,9 +42,9 @@ async function labelNamesIn(ctx: Context, projectIds: readonly string[]): Promis
   return rows.map((r) => r.name);
 }
 
-async function filterConditions(ctx: Context, input: SearchQuery, scope: VisibilityScope): Promise<RawBuilder<boolean>[]> {
-  // security levels are decided in the query (visibleInScopeSql), not read beforehand
-  const conditions: RawBuilder<boolean>[] = [visibleInScopeSql(scope)];
+async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<RawBuilder<boolean>[]> {
+  // security levels are decided in the query (visibleTicketSql), not read beforehand
+  const conditions: RawBuilder<boolean>[] = [visibleTicketSql(scope)];
   const searched = await searchedProjects(ctx, input, scope);
   if (searched.named) conditions.push(sql<boolean>`t.project_id = ${searched.named.id}`);
   if (input.status === 'open') {
@@ -116,7 +116,7 @@ async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullab
 export async function searchTickets(ctx: Context, input: SearchQuery): Promise<TicketSearchResult> {
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
-  const scope = await visibilityScope(ctx);
+  const scope = await ticketScope(ctx);
   const conditions = await filterConditions(ctx, input, scope);
   const where = sql.join(conditions, sql` and `);
   const query = input.query?.trim() ?? '';

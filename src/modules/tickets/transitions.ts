@@ -8,7 +8,7 @@ import { checkFieldValues, writeFieldValues } from './fields.ts';
 import { loadVisibleTicket, presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
 import { resolveAssignee } from './people.ts';
-import { requirePermission } from './policy.ts';
+import { requireTicketAction } from './policy.ts';
 import { loadProjectConfig, loadWorkflow, type ProjectConfig, type Workflow, type WorkflowTransition } from './project-config.ts';
 import { ticketRows, touchTicket, type TicketState } from './repo.ts';
 import type { Ticket, TransitionBody } from './schemas.ts';
@@ -60,7 +60,7 @@ function resolutionFor(config: ProjectConfig, ticket: TicketState, transition: W
  */
 export async function transitionTicket(ctx: Context, key: string, input: TransitionBody): Promise<Ticket> {
   const ticket = await loadVisibleTicket(ctx, key, true);
-  await requirePermission(ctx, 'ticket:transition', ticket.project_id, ticket.project_key);
+  await requireTicketAction(ctx, 'transition', ticket);
   const workflow = await loadWorkflow(ctx.db, ticket.workflow_id);
   const transition = pickTransition(workflow, await availableTransitions(ctx, ticket, workflow), input.transition, ticket);
   const screen = screenOf(transition);
@@ -79,7 +79,7 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
     }
   }
   const fields = await checkFieldValues(ctx, asked, input.fields ?? {});
-  if (input.comment !== undefined) await requirePermission(ctx, 'ticket:comment', ticket.project_id, ticket.project_key);
+  if (input.comment !== undefined) await requireTicketAction(ctx, 'comment', ticket);
 
   const [before] = await ticketRows(ctx.db, [ticket.id]);
   const changes: HistoryChange[] = [{ field: 'status', from: from.name, to: to.name }];

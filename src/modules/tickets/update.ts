@@ -1,14 +1,14 @@
 import type { Context } from '../../core/context.ts';
 import { ApiError } from '../../core/errors.ts';
 import { recordHistory } from '../../core/history.ts';
-import { normalizeName } from '../../core/names.ts';
+import { normalizeKey, normalizeName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { resolveDealCompany, writeDealCompany } from './extensions.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
 import { loadVisibleTicket, presentTicketById } from './load.ts';
 import { announce } from './notify.ts';
 import { resolveAssignee } from './people.ts';
-import { canSeeTicket, mayAssign, requireEdit, ticketVisibility } from './policy.ts';
+import { mayDo, requireTicketAction } from './policy.ts';
 import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
 import { ensureLabels, setComponents, setLabels, ticketRows, touchTicket, type TicketState } from './repo.ts';
 import type { Ticket, UpdateTicketBody } from './schemas.ts';
@@ -38,7 +38,7 @@ async function statusForType(ctx: Context, ticket: TicketState, type: ProjectCon
  */
 export async function updateTicket(ctx: Context, key: string, input: UpdateTicketBody): Promise<Ticket> {
   const ticket = await loadVisibleTicket(ctx, key, true);
-  await requireEdit(ctx, ticket);
+  await requireTicketAction(ctx, 'edit', ticket);
   const config = await loadProjectConfig(ctx.db, projectOf(ticket));
   const [before] = await ticketRows(ctx.db, [ticket.id]);
   if (!before) throw new ApiError('not_found', `Ticket ${ticket.key} not found`);
@@ -78,7 +78,7 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
       change('priority', before.priority_name, priority.name);
     }
   }
-  if (input.assignee !== undefined && (await mayAssign(ctx, ticket.project_id))) {
+  if (input.assignee !== undefined && (await mayDo(ctx, 'assign', ticket))) {
     const assignee = input.assignee === null ? null : await resolveAssignee(ctx, input.assignee, config, ticket.assignee_id, '/assignee');
     if ((assignee?.id ?? null) !== ticket.assignee_id) {
       set.assignee_id = assignee?.id ?? null;
@@ -90,14 +90,14 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
     let parentId: string | null = null;
     if (input.parent !== null) {
       const parent = await resolveParent(ctx, config, input.parent);
-      if (parent.id === ticket.id || !canSeeTicket(await ticketVisibility(ctx), parent)) {
+      if (parent.id === ticket.id) {
         throw new ApiError('parent_not_found', `/parent: ${parent.key} cannot be the parent of ${ticket.key}`);
       }
       parentId = parent.id;
     }
     if (parentId !== ticket.parent_id) {
       set.parent_id = parentId;
-      change('parent', before.parent_key, input.parent === null ? null : input.parent.trim().toUpperCase());
+      change('parent', before.parent_key, input.parent === null ? null : normalizeKey(input.parent));
     }
   }
   if (input.due_date !== undefined && input.due_date !== ticket.due_date) {

@@ -1,8 +1,9 @@
 import { ApiError } from '../../core/errors.ts';
-import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
+import { normalizeKey, normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import type { Context } from '../../core/context.ts';
 import type { ProjectConfig } from './project-config.ts';
 import { findTicketState } from './repo.ts';
+import { isVisible, ticketScope } from './visibility.ts';
 
 // Names of a project's vocabulary resolved through the one resolver (spec 2.1).
 
@@ -35,11 +36,11 @@ export function labelNames(given: readonly string[]): string[] {
   return [...new Set(given.map(normalizeLabel).filter((l) => l !== ''))];
 }
 
-/** A parent must be a ticket of the same project the member can see (spec 4.2). */
+/** A parent must be a ticket of the same project that the member can see (spec 4.2); any other is 422 `parent_not_found`. */
 export async function resolveParent(ctx: Context, config: ProjectConfig, given: string, pointer = '/parent') {
-  const parent = await findTicketState(ctx.db, given);
-  if (!parent || parent.project_id !== config.id) {
-    throw new ApiError('parent_not_found', `${pointer}: no ticket ${given.trim().toUpperCase()} in project ${config.key}`);
+  const parent = await findTicketState(ctx.db, given, await ticketScope(ctx));
+  if (!parent || parent.project_id !== config.id || !isVisible(parent)) {
+    throw new ApiError('parent_not_found', `${pointer}: no ticket ${normalizeKey(given)} in project ${config.key}`);
   }
   return parent;
 }

@@ -5,7 +5,7 @@ import { recordHistory } from '../../core/history.ts';
 import { sql } from 'kysely';
 import { loadVisibleTicket } from './load.ts';
 import { announce } from './notify.ts';
-import { requirePermission } from './policy.ts';
+import { requireTicketAction } from './policy.ts';
 import { presentWorklog, type WorklogRow } from './present.ts';
 import { touchTicket } from './repo.ts';
 import type { LoggedWork, WorklogBody } from './schemas.ts';
@@ -16,8 +16,7 @@ import type { LoggedWork, WorklogBody } from './schemas.ts';
  */
 export async function logWork(ctx: Context, key: string, input: WorklogBody): Promise<LoggedWork> {
   const ticket = await loadVisibleTicket(ctx, key, true);
-  await requirePermission(ctx, 'ticket:comment', ticket.project_id, ticket.project_key);
-  await requirePermission(ctx, 'time:log', ticket.project_id, ticket.project_key);
+  await requireTicketAction(ctx, 'log_work', ticket);
   if (input.time_spent === undefined && input.time_spent_seconds === undefined) {
     throw invalid('/time_spent', 'is required (or time_spent_seconds instead)');
   }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, internalErrorMessage } from '../../core/errors.ts';
 import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
@@ -90,6 +90,6 @@ export async function callTool(
     }
     logErrorCode(deps.call, 'internal');
     deps.call.log.error({ err: error, tool: entry.name }, 'unexpected error in a tool call');
-    return errorResult(`Something went wrong on our side; quote request id ${deps.call.requestId} when reporting it`);
+    return errorResult(internalErrorMessage(deps.call.requestId));
   }
 }

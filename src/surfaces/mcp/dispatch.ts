@@ -11,6 +11,7 @@ import {
   type ListToolsResult,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { internalErrorMessage } from '../../core/errors.ts';
 import type { Call, Principal, Runtime } from '../../core/execute.ts';
 import { callTool } from './call-tool.ts';
 import { buildInstructions } from './instructions.ts';
@@ -99,7 +100,7 @@ export async function answerMessage(message: unknown, exchange: Exchange, inBatc
       return await answerRequest(message, exchange, inBatch);
     } catch (error) {
       exchange.call.log.error({ err: error, method: message.method }, 'unexpected error in an MCP request');
-      return rpcError(message.id, ErrorCode.InternalError, `Something went wrong on our side; quote request id ${exchange.call.requestId} when reporting it`);
+      return rpcError(message.id, ErrorCode.InternalError, internalErrorMessage(exchange.call.requestId));
     }
   }
   if (isJSONRPCNotification(message) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) return null;

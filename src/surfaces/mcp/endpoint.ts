@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from '../../core/errors.ts';
+import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
 import { admitRequest, type AdmissionDeps } from '../admission.ts';
@@ -75,7 +75,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
   app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
     const status = error.statusCode === 413 ? 413 : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error at /mcp');
-    const message = status === 413 ? 'The request body is larger than 1 MiB' : `Something went wrong on our side; quote request id ${request.id} when reporting it`;
+    const message = status === 413 ? 'The request body is larger than 1 MiB' : internalErrorMessage(request.id);
     return sendJson(reply, status, rpcError(null, status === 413 ? ErrorCode.InvalidRequest : ErrorCode.InternalError, message));
   });
 

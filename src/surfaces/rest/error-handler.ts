@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from '../../core/errors.ts';
+import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
 import { describeValidationError } from '../../core/validation.ts';
 import { logErrorCode } from '../request-log.ts';
 
@@ -40,7 +40,7 @@ export function sendApiError(error: unknown, request: FastifyRequest, reply: Fas
   request.log.error({ err: error }, 'unexpected error');
   return reply
     .code(500)
-    .send(errorBody('internal', `Something went wrong on our side; quote request id ${request.id} when reporting it`));
+    .send(errorBody('internal', internalErrorMessage(request.id)));
 }
 
 /**

@@ -1,0 +1,106 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { forbidden, notFound } from '../../core/errors.ts';
+import { memberRolesSql } from '../../policy/ability.ts';
+
+/**
+ * Which tickets a member may see (spec 5.6, 7): those of projects they may see (project:view),
+ * and of those, tickets with no security level or one granted to them — by member, by group, or
+ * by a role they hold in the level's project. Decided in SQL only: one scope per request, one
+ * builder per question, so search, a ticket's page, boards and links cannot disagree.
+ */
+export interface TicketScope {
+  memberId: string;
+  isAdmin: boolean;
+  /** Projects the member may see; null = all (administrators). */
+  projectIds: ReadonlySet<string> | null;
+}
+
+const scopes = new WeakMap<Context['ability'], Promise<TicketScope>>();
+
+/** The member's scope, read once per request (the grants the request's Ability already holds). */
+export function ticketScope(ctx: Context): Promise<TicketScope> {
+  let scope = scopes.get(ctx.ability);
+  if (!scope) {
+    scope = ctx.ability.visibleProjectIds().then((projectIds) => ({ memberId: ctx.actor.memberId, isAdmin: ctx.ability.isAdmin, projectIds }));
+    scopes.set(ctx.ability, scope);
+  }
+  return scope;
+}
+
+/** SQL: ids of the security levels granted to the member — by member, by group, or by a role they hold in the level's project. */
+function grantedLevelsSql(memberId: string): RawBuilder<{ level_id: string }> {
+  return sql<{ level_id: string }>`
+    select g.level_id
+    from security_level_grants g
+    join security_levels l on l.id = g.level_id
+    where g.member_id = ${memberId}
+       or g.group_id in (select group_id from group_members where member_id = ${memberId})
+       or g.role_id in (${memberRolesSql(memberId, sql.ref('l.project_id'))})`;
+}
+
+/** SQL: the member's granted security levels as one uuid[] (empty for administrators, who need none); read it once per query. */
+export function grantedLevelArraySql(scope: TicketScope): RawBuilder<string[]> {
+  if (scope.isAdmin) return sql<string[]>`'{}'::uuid[]`;
+  return sql<string[]>`array(${grantedLevelsSql(scope.memberId)})`;
+}
+
+/** SQL: the ticket under `alias` is in a project the member may see. */
+export function projectVisibleSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
+  if (scope.isAdmin || scope.projectIds === null) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${[...scope.projectIds]}::uuid[]))`;
+}
+
+/** SQL: the ticket under `alias` has no security level, or one granted (given as a uuid[] read once, or looked up). */
+export function levelGrantedSql(scope: TicketScope, alias = 't', levels?: RawBuilder<string[]>): RawBuilder<boolean> {
+  if (scope.isAdmin) return sql<boolean>`true`;
+  const level = sql.ref(`${alias}.security_level_id`);
+  return levels
+    ? sql<boolean>`(${level} is null or ${level} = any(${levels}))`
+    : sql<boolean>`(${level} is null or ${level} in (${grantedLevelsSql(scope.memberId)}))`;
+}
+
+/**
+ * SQL: the ticket under `alias` is one the member may see. A query that tests many tickets passes
+ * `levels` (grantedLevelArraySql, read once) rather than looking the grants up at every test.
+ */
+export function visibleTicketSql(scope: TicketScope, alias = 't', levels?: RawBuilder<string[]>): RawBuilder<boolean> {
+  if (scope.isAdmin) return sql<boolean>`true`;
+  return sql<boolean>`(${projectVisibleSql(scope, alias)} and ${levelGrantedSql(scope, alias, levels)})`;
+}
+
+/** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */
+export function readableCommentSql(scope: Pick<TicketScope, 'memberId' | 'isAdmin'>): RawBuilder<boolean> {
+  if (scope.isAdmin) return sql<boolean>`true`;
+  const me = scope.memberId;
+  return sql<boolean>`(c.visibility <> 'restricted'
+    or c.restricted_group_id in (select group_id from group_members where member_id = ${me})
+    or c.restricted_role_id in (${memberRolesSql(me, sql.ref('t.project_id'))}))`;
+}
+
+/** What a read of one ticket learns of its visibility, decided in the same query as the ticket. */
+export interface TicketAccess {
+  /** The ticket's project is one the member may see (else the ticket is 404 to them). */
+  project_visible: boolean;
+  /** The ticket has no security level, or one granted to the member (else 403). */
+  level_granted: boolean;
+}
+
+/** SQL: the TicketAccess flags of ticket `t` as columns. */
+export function ticketAccessColumns(scope: TicketScope): RawBuilder<unknown> {
+  return sql`${projectVisibleSql(scope)} as project_visible, ${levelGrantedSql(scope)} as level_granted`;
+}
+
+/** A ticket in a project the member cannot see is 404 (like one that does not exist). */
+export const ticketNotFound = (key: string) => notFound(`Ticket ${key}`);
+
+/** A ticket behind a security level the member is not in is 403 (spec 7). */
+export const ticketBehindLevel = (key: string) => forbidden(`Ticket ${key} is behind a security level you are not in`);
+
+/** 404 for a ticket the member may not know of, 403 for one behind a level; nothing for one they may see. */
+export function refuseUnseen(key: string, access: TicketAccess | undefined): void {
+  if (!access || !access.project_visible) throw ticketNotFound(key);
+  if (!access.level_granted) throw ticketBehindLevel(key);
+}
+
+export const isVisible = (access: TicketAccess) => access.project_visible && access.level_granted;
