@@ -14,7 +14,7 @@ import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
 import { mcpProtectedResource } from './surfaces/mcp/protected-resource.ts';
 import { openApiRoute } from './surfaces/openapi/route.ts';
 import { RateLimiter } from './surfaces/rate-limit.ts';
-import { answerFrameworkError } from './surfaces/rest/error-handler.ts';
+import { answerClientError, answerFrameworkError } from './surfaces/rest/error-handler.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
 import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { webPages } from './web/plugin.ts';
@@ -54,6 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // Failures before routing (a path that is not valid percent-encoding): the API's envelope under /api.
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request.url, reply as FastifyReply),
+    // Failures before a request exists at all (a request line or headers too large): the envelope too.
+    clientErrorHandler: answerClientError,
   });
 
   app.addHook('onRequest', async (request, reply) => {

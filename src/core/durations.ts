@@ -60,5 +60,8 @@ export function durationSeconds(input: { words?: string; seconds?: number }, poi
     return seconds;
   }
   if (input.seconds !== undefined && Number.isInteger(input.seconds) && input.seconds > 0 && input.seconds <= MAX_SECONDS) return input.seconds;
+  if (input.seconds !== undefined && input.seconds > MAX_SECONDS) {
+    throw new ApiError('invalid_duration', `${pointer}: a duration is at most ${MAX_SECONDS} seconds (about 68 years)`);
+  }
   throw new ApiError('invalid_duration', `${pointer}: a duration must be more than zero seconds`);
 }

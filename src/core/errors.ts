@@ -26,6 +26,8 @@ export const errorCatalogue = {
   stale: { status: 409, when: 'the page was saved since the `version` given' },
   rate_limited: { status: 429, when: 'more than 600 requests a minute with one token on one node; `Retry-After: 60` says when to come back' },
   internal: { status: 500, when: 'an unexpected failure; the message carries a request id to quote, never the cause' },
+  unavailable: { status: 503, when: 'the database cannot be reached right now (a restart or failover); nothing was changed; `Retry-After` says when to try again' },
+  headers_too_large: { status: 431, when: 'the request line or headers are larger than the service accepts (16 KiB); a long query string is the usual cause' },
 } as const satisfies Record<string, { status: number; when: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

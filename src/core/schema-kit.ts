@@ -26,6 +26,12 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/** The largest value of a PostgreSQL integer column: inputs stored in one are held to it. */
+export const INT32_MAX = 2_147_483_647;
+
+/** `offset` of a paged list: what a client may ask for without the database refusing it. */
+export const Offset = Type.Integer({ minimum: 0, maximum: INT32_MAX, default: 0 });
+
 export const Uuid = Type.String({ format: 'uuid' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 in UTC with microseconds' });
 export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });

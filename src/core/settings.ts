@@ -16,6 +16,9 @@ export const MODULE_LABELS: Record<SwitchableModule, string> = {
   crm: 'CRM',
 };
 
+/** A module that lives on another: switched off with it (a sprint is a sprint of a board). */
+export const MODULE_HOSTS: Partial<Record<SwitchableModule, SwitchableModule>> = { sprints: 'boards' };
+
 export interface WorkspaceSettings {
   name: string;
   restApi: boolean;

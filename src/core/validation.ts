@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from './errors.ts';
+import { hygieneError } from './input-hygiene.ts';
 
 export type ValidationMode = 'strict' | 'coerce';
 
@@ -17,16 +18,37 @@ function makeAjv(coerce: boolean): Ajv {
 
 // Bodies are strict (`{"summary": 5}` is 422, not "5"); path and query strings are coerced.
 const engines: Record<ValidationMode, Ajv> = { strict: makeAjv(false), coerce: makeAjv(true) };
-const compiled: Record<ValidationMode, WeakMap<object, ValidateFunction>> = {
+
+/** A compiled validator: the schema's rules, then what no column can hold (input-hygiene.ts). */
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+function withHygiene(check: ValidateFunction): Validator {
+  const validate: Validator = (data) => {
+    if (!check(data)) {
+      validate.errors = check.errors;
+      return false;
+    }
+    // after the schema, so that coerced query and path values are judged as the handler sees them
+    const problem = hygieneError(data);
+    validate.errors = problem ? [problem] : null;
+    return problem === null;
+  };
+  return validate;
+}
+
+const compiled: Record<ValidationMode, WeakMap<object, Validator>> = {
   strict: new WeakMap(),
   coerce: new WeakMap(),
 };
 
 /** One compiled validator per schema and mode, shared by the REST routes and the MCP tools. */
-export function compileValidator(schema: object, mode: ValidationMode): ValidateFunction {
+export function compileValidator(schema: object, mode: ValidationMode): Validator {
   let validate = compiled[mode].get(schema);
   if (!validate) {
-    validate = engines[mode].compile(schema);
+    validate = withHygiene(engines[mode].compile(schema));
     compiled[mode].set(schema, validate);
   }
   return validate;

@@ -61,9 +61,12 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     types: pgTypes,
     options: '-c TimeZone=UTC',
   });
-  // An idle connection the server ends (restart, pg_terminate_backend, a dropped database) emits
-  // 'error' on the pool; without a listener that would crash the process. The pool replaces it.
+  // A connection the server ends (restart, failover, pg_terminate_backend, a cut network) emits
+  // 'error': on the pool while it is idle, on the client itself while a request holds it. Without a
+  // listener either would end the process. The query in flight fails (503 `unavailable` to its
+  // client), and the pool drops the broken client and opens a new one for the next request.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/execute.ts';
 import { moduleSwitchedOff } from '../../src/core/execute.ts';
-import { MODULE_LABELS, MODULE_SWITCHES, readSettings, setSwitch } from '../../src/core/settings.ts';
+import { MODULE_HOSTS, MODULE_LABELS, MODULE_SWITCHES, readSettings, setSwitch } from '../../src/core/settings.ts';
 import { registry } from '../../src/modules/index.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { moduleOperations, probeRegistry } from './probe-operations.ts';
@@ -72,8 +72,8 @@ describe('switches: a module switched off is 403 feature_disabled naming the mod
       expect(off.status).toBe(403);
       expect(off.body.error.code).toBe('feature_disabled');
       expect(off.body.error.message).toContain(MODULE_LABELS[module as (typeof MODULE_SWITCHES)[number]]);
-      // Other modules are not affected.
-      const other = moduleOperations.find((o) => o.module !== module)!;
+      // Other modules are not affected (but those living on it: sprints live on boards).
+      const other = moduleOperations.find((o) => o.module !== module && MODULE_HOSTS[o.module as (typeof MODULE_SWITCHES)[number]] !== module)!;
       await setSwitch(service.db, other.module as (typeof MODULE_SWITCHES)[number], true);
       expect((await service.request('GET', concrete(other.path), { token: writer })).status).toBe(200);
       await setSwitch(service.db, module as (typeof MODULE_SWITCHES)[number], true);

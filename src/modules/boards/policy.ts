@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
 import type { Permission } from '../../policy/permissions.ts';
+import { INT32_MAX } from '../../core/schema-kit.ts';
 import { boardProjects, findBoardRow, type BoardProject, type BoardRow } from './repo.ts';
 
 /**
@@ -34,6 +35,8 @@ export async function withVisibleProjects(ctx: Context, boards: readonly BoardRo
 
 /** A board by number; one drawing from no project the member can see is 404, like one that does not exist. */
 export async function loadVisibleBoard(ctx: Context, number: number): Promise<LoadedBoard> {
+  // a number no board can have (the column is a 32-bit integer) names nothing: 404, like any other
+  if (!Number.isSafeInteger(number) || number < 1 || number > INT32_MAX) throw notFound(`Board ${number}`);
   const row = await findBoardRow(ctx.db, number);
   const [board] = row ? await withVisibleProjects(ctx, [row]) : [];
   if (!board) throw notFound(`Board ${number}`);

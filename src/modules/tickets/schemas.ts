@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOnly, Nullable, shared, StringEnum, Timestamp, Uuid } from '../../core/schema-kit.ts';
+import { DateOnly, INT32_MAX, Nullable, Offset, shared, StringEnum, Timestamp, Uuid } from '../../core/schema-kit.ts';
 import { Person, Reference, RichText, Status, Transition } from '../../core/shapes.ts';
 
 export const TicketKey = Type.String({
@@ -181,7 +181,7 @@ export const SearchQuery = Type.Object({
   type: Type.Optional(Type.String({ description: 'ticket type name' })),
   sort: Type.Optional(SearchSort),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Offset),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
@@ -246,7 +246,7 @@ export type CommentBody = Static<typeof CommentBody>;
 
 export const WorklogBody = Type.Object({
   time_spent: Type.Optional(Type.String({ description: 'like `1h 30m`, `45m`, `2d`, `1w` (a day is 8 hours, a week 5 days)' })),
-  time_spent_seconds: Type.Optional(Type.Integer({ description: 'instead of time_spent' })),
+  time_spent_seconds: Type.Optional(Type.Integer({ maximum: INT32_MAX, description: 'instead of time_spent' })),
   started_at: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; now when left out' })),
   body: Type.Optional(Markdown),
 });

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.ts';
-import { durationSeconds } from '../../core/durations.ts';
-import { invalid } from '../../core/errors.ts';
+import { durationSeconds, MAX_SECONDS } from '../../core/durations.ts';
+import { ApiError, invalid } from '../../core/errors.ts';
 import { recordHistory } from '../../core/history.ts';
 import { sql } from 'kysely';
 import { loadVisibleTicket } from './load.ts';
@@ -24,6 +24,10 @@ export async function logWork(ctx: Context, key: string, input: WorklogBody): Pr
     input.time_spent !== undefined
       ? durationSeconds({ words: input.time_spent }, '/time_spent')
       : durationSeconds({ seconds: input.time_spent_seconds }, '/time_spent_seconds');
+  // the ticket's total is an integer column too: refused here, not by the database
+  if ((ticket.time_spent_seconds ?? 0) + seconds > MAX_SECONDS) {
+    throw new ApiError('invalid_duration', `${input.time_spent !== undefined ? '/time_spent' : '/time_spent_seconds'}: ${ticket.key} would hold more than ${MAX_SECONDS} seconds of work`);
+  }
   const startedAt = input.started_at ?? ctx.now().toISOString();
 
   const inserted = await ctx.db

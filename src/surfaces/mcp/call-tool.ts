@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, internalErrorMessage } from '../../core/errors.ts';
 import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
@@ -83,13 +84,14 @@ export async function callTool(
     const result: CallToolResult = { content: [{ type: 'text', text }], isError: false };
     if (entry.structured && structuredOutput) result.structuredContent = JSON.parse(text) as Record<string, unknown>;
     return result;
-  } catch (error) {
-    if (error instanceof ApiError) {
+  } catch (caught) {
+    const error = caught instanceof ApiError ? caught : fromDatabase(caught);
+    if (error) {
       logErrorCode(deps.call, error.code);
       return errorResult(error.message);
     }
     logErrorCode(deps.call, 'internal');
-    deps.call.log.error({ err: error, tool: entry.name }, 'unexpected error in a tool call');
+    deps.call.log.error({ err: caught, tool: entry.name }, 'unexpected error in a tool call');
     return errorResult(internalErrorMessage(deps.call.requestId));
   }
 }

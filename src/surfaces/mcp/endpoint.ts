@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
 import { admitRequest, type AdmissionDeps } from '../admission.ts';
+import { isUtf8 } from '../content-type.ts';
 import { logErrorCode, logOperation, logWho } from '../request-log.ts';
 import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
 import { MCP_PATH } from './protected-resource.ts';
@@ -34,8 +36,9 @@ async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps
     request.mcpPrincipal = principal;
     logWho(request, principal);
     return undefined;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  } catch (caught) {
+    const error = caught instanceof ApiError ? caught : fromDatabase(caught);
+    if (!error) throw caught;
     logErrorCode(request, error.code);
     return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
   }
@@ -58,7 +61,7 @@ function requestVersion(request: FastifyRequest): ProtocolVersion | 'unsupported
 
 function isJsonContentType(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
-  return typeof type === 'string' && /^application\/json\s*(;|$)/i.test(type);
+  return typeof type === 'string' && /^application\/json\s*(;|$)/i.test(type) && isUtf8(type);
 }
 
 /**
@@ -93,7 +96,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
       const principal = request.mcpPrincipal;
       if (!principal) throw new Error('admit did not run');
       if (!isJsonContentType(request)) {
-        return sendJson(reply, 415, rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC sent with Content-Type: application/json'));
+        return sendJson(reply, 415, rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC in UTF-8, sent with Content-Type: application/json'));
       }
       let body: unknown;
       try {

@@ -1,4 +1,6 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
 import { describeValidationError } from '../../core/validation.ts';
 import { logErrorCode } from '../request-log.ts';
@@ -30,7 +32,7 @@ function fromFastify(error: FastifyError): ApiError | null {
  * its stack and answered as a bare 500 carrying the request id (never SQL or a stack).
  */
 export function sendApiError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = error instanceof ApiError ? error : fromFastify(error as FastifyError);
+  const known = error instanceof ApiError ? error : (fromDatabase(error) ?? fromFastify(error as FastifyError));
   if (known) {
     logErrorCode(request, known.code);
     for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);
@@ -41,6 +43,25 @@ export function sendApiError(error: unknown, request: FastifyRequest, reply: Fas
   return reply
     .code(500)
     .send(errorBody('internal', internalErrorMessage(request.id)));
+}
+
+/**
+ * Node's own refusals before any request is parsed (Fastify's `clientErrorHandler`): the spec's
+ * envelope, not Fastify's shape. A connection reset needs no answer.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', errorBody('headers_too_large', 'The request line or headers are larger than 16 KiB; send a shorter query string')]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', errorBody('invalid', '/: the request did not arrive in time')]
+        : [400, 'Bad Request', errorBody('invalid', '/: the request is not valid HTTP')];
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy(error);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
 import { compileValidator } from '../../core/validation.ts';
 import { admitOperation, admitRequest, type AdmissionDeps } from '../admission.ts';
+import { isUtf8 } from '../content-type.ts';
 import { IGNORED_HEADER } from '../cors.ts';
 import { logIgnored, logOperation, logWho } from '../request-log.ts';
 import { sendApiError } from './error-handler.ts';
@@ -70,6 +71,9 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     const type = request.headers['content-type'];
     if (request.method !== 'GET' && type !== undefined && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
       throw new ApiError('invalid', '/: the body must be JSON sent with Content-Type: application/json');
+    }
+    if (request.method !== 'GET' && type !== undefined && !isUtf8(type)) {
+      throw new ApiError('invalid', '/: the body must be UTF-8 (JSON is); send Content-Type: application/json without another charset');
     }
     return payload;
   });
