@@ -1,12 +1,27 @@
 import { sql, type Kysely } from 'kysely';
 import { ApiError } from '../core/errors.ts';
 import type { Principal } from '../core/execute.ts';
-import { settingsColumns, settingsFromRow } from '../core/settings.ts';
+import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
+import { grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 import { hashSecret, sameHash } from './token-format.ts';
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the token itself is not.
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
+
+interface AuthRow extends SettingsRow {
+  token_id: string;
+  kind: 'personal' | 'oauth';
+  token_name: string;
+  access: Access;
+  token_hash: string;
+  member_id: string;
+  display_name: string;
+  is_admin: boolean;
+  usable: boolean;
+  stale_use: boolean;
+  grants: GrantRow[];
+}
 
 export function unauthorized(message = 'A valid bearer token is required'): ApiError {
   return new ApiError('invalid_token', message);
@@ -28,28 +43,27 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
   const secret = bearerToken(authorization);
   if (!secret) throw unauthorized();
   const hash = hashSecret(secret);
-  const clock = now ? sql`${now.toISOString()}::timestamptz` : sql`now()`;
-  const row = await db
-    .selectFrom('tokens as t')
-    .innerJoin('members as m', 'm.id', 't.member_id')
-    // An OAuth access token also dies with its connection (revoked, or refresh reuse detected).
-    .leftJoin('oauth_grants as g', 'g.id', 't.grant_id')
-    .crossJoin('workspace_settings as s')
-    .select([
-      't.id as token_id',
-      't.kind',
-      't.name as token_name',
-      't.access',
-      't.token_hash',
-      'm.id as member_id',
-      'm.display_name',
-      'm.is_admin',
-      sql<boolean>`t.revoked_at is null and g.revoked_at is null and (t.expires_at is null or t.expires_at > ${clock}) and m.active and m.email is not null`.as('usable'),
-      sql<boolean>`t.last_used_at is null or t.last_used_at < now() - interval '1 minute'`.as('stale_use'),
-      ...settingsColumns.map((c) => `s.${c}` as const),
-    ])
-    .where('t.token_hash', '=', hash)
-    .executeTakeFirst();
+  // The service's clock when it has one (tests move it), else the database's: one statement text either way.
+  const clock = now?.toISOString() ?? null;
+  // One prepared round trip per request: the token, its member, the workspace settings and the
+  // member's grants (the first thing almost every operation asks). Read on every request, so a
+  // revoke, a deactivation or a role change takes effect at once on every node.
+  const { rows } = await sql<AuthRow>`/*prepare*/
+    select t.id as token_id, t.kind, t.name as token_name, t.access, t.token_hash,
+      m.id as member_id, m.display_name, m.is_admin,
+      t.revoked_at is null and g.revoked_at is null
+        and (t.expires_at is null or t.expires_at > coalesce(${clock}::timestamptz, now()))
+        and m.active and m.email is not null as usable,
+      t.last_used_at is null or t.last_used_at < now() - interval '1 minute' as stale_use,
+      case when m.is_admin then '[]'::json else ${grantRowsSql(sql.ref('m.id'))} end as grants,
+      ${sql.join(settingsColumns.map((c) => sql.ref(`s.${c}`)))}
+    from tokens t
+    join members m on m.id = t.member_id
+    -- an OAuth access token also dies with its connection (revoked, or refresh reuse detected)
+    left join oauth_grants g on g.id = t.grant_id
+    cross join workspace_settings s
+    where t.token_hash = ${hash}`.execute(db);
+  const row = rows[0];
   if (!row || !sameHash(row.token_hash, hash) || !row.usable) {
     throw unauthorized('The token is unknown, expired or revoked, or its member can no longer use agents');
   }
@@ -61,5 +75,6 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
     actor: { memberId: row.member_id, name: row.display_name, isAdmin: row.is_admin },
     agent: { tokenId: row.token_id, kind: row.kind, name: row.token_name, access: row.access },
     settings: settingsFromRow(row),
+    grants: row.grants,
   };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Ability } from '../policy/ability.ts';
+import { Ability, type GrantRow } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
 import type { Actor, Agent, Context, Door, Log } from './context.ts';
@@ -13,6 +13,8 @@ export interface Principal {
   actor: Actor;
   agent: Agent;
   settings: WorkspaceSettings;
+  /** The member's grants, read with the token (so the request's Ability needs no query of its own). */
+  grants?: readonly GrantRow[];
 }
 
 export interface Runtime {
@@ -76,11 +78,11 @@ export async function runOperation(
     db,
     actor: principal.actor,
     agent: principal.agent,
-    ability: new Ability(db, {
-      memberId: principal.actor.memberId,
-      isAdmin: principal.actor.isAdmin,
-      access: principal.agent.access,
-    }),
+    ability: new Ability(
+      db,
+      { memberId: principal.actor.memberId, isAdmin: principal.actor.isAdmin, access: principal.agent.access },
+      principal.grants,
+    ),
     settings: principal.settings,
     structure: runtime.structure,
     hooks: runtime.hooks,

@@ -42,7 +42,7 @@ export const settingsColumns = [
   'config_version',
 ] as const;
 
-type SettingsRow = Pick<Selectable<WorkspaceSettingsTable>, (typeof settingsColumns)[number]>;
+export type SettingsRow = Pick<Selectable<WorkspaceSettingsTable>, (typeof settingsColumns)[number]>;
 
 export function settingsFromRow(row: SettingsRow): WorkspaceSettings {
   return {

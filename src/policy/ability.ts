@@ -14,13 +14,44 @@ export interface Subject {
  * What one member, through one token, may do in each project. Every permission question of the
  * service goes through here, so REST, MCP and the pages agree. Grants are read once per request.
  */
+/** One role a member holds in a project (directly or through a group): the permissions it grants there. */
+export interface GrantRow {
+  project_id: string;
+  permissions: string[];
+}
+
+/**
+ * SQL: every role the member under `memberId` (an id, or an SQL expression such as `m.id`) holds,
+ * as one JSON array of GrantRow — so the bearer lookup reads the grants in the same round trip.
+ */
+export function grantRowsSql(memberId: string | ReturnType<typeof sql.ref>): RawBuilder<GrantRow[]> {
+  return sql<GrantRow[]>`coalesce((
+    select json_agg(json_build_object('project_id', pr.project_id, 'permissions', r.permissions))
+    from project_roles pr join roles r on r.id = pr.role_id
+    where pr.member_id = ${memberId} or pr.group_id in (select group_id from group_members where member_id = ${memberId})), '[]')`;
+}
+
+function grantMap(rows: readonly GrantRow[]): Map<string, Set<Permission>> {
+  const grants = new Map<string, Set<Permission>>();
+  for (const row of rows) {
+    const set = grants.get(row.project_id) ?? new Set<Permission>();
+    for (const permission of row.permissions) set.add(permission as Permission);
+    grants.set(row.project_id, set);
+  }
+  return grants;
+}
+
 export class Ability {
   #grants: Promise<Map<string, Set<Permission>>> | null = null;
 
+  /** `grants`: the member's grant rows when the caller read them already (the bearer lookup does); else read on first need. */
   constructor(
     private readonly db: Kysely<DB>,
     readonly subject: Subject,
-  ) {}
+    grants?: readonly GrantRow[],
+  ) {
+    if (grants) this.#grants = Promise.resolve(grantMap(grants));
+  }
 
   get isAdmin(): boolean {
     return this.subject.isAdmin;
@@ -66,28 +97,8 @@ export class Ability {
   }
 
   private async loadGrants(): Promise<Map<string, Set<Permission>>> {
-    const rows = await this.db
-      .selectFrom('project_roles as pr')
-      .innerJoin('roles as r', 'r.id', 'pr.role_id')
-      .select(['pr.project_id', 'r.permissions'])
-      .where((eb) =>
-        eb.or([
-          eb('pr.member_id', '=', this.subject.memberId),
-          eb(
-            'pr.group_id',
-            'in',
-            eb.selectFrom('group_members').select('group_id').where('member_id', '=', this.subject.memberId),
-          ),
-        ]),
-      )
-      .execute();
-    const grants = new Map<string, Set<Permission>>();
-    for (const row of rows) {
-      const set = grants.get(row.project_id) ?? new Set<Permission>();
-      for (const permission of row.permissions) set.add(permission as Permission);
-      grants.set(row.project_id, set);
-    }
-    return grants;
+    const { rows } = await sql<{ grants: GrantRow[] }>`select ${grantRowsSql(this.subject.memberId)} as grants`.execute(this.db);
+    return grantMap(rows[0]?.grants ?? []);
   }
 }
 

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock.ts';
 import { pgTypes } from './pg-types.ts';
+import { preparingPool, type QueryCounter } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -17,6 +18,8 @@ export type DatabaseTarget =
 export interface Database {
   db: Kysely<DB>;
   engine: Engine;
+  /** Statements sent to the database so far, counted at the driver. */
+  queries: QueryCounter;
   /** The embedded engine, for dumping a template in tests; null on PostgreSQL. */
   pglite: PGlite | null;
   close(): Promise<void>;
@@ -41,10 +44,12 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
   await pglite.exec(`set time zone 'UTC'`);
   // One connection: Kysely's pool of one queues every transaction behind the previous one.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: pgTypes });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const queries: QueryCounter = { count: 0 };
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, queries) }) });
   return {
     db,
     engine: 'pglite',
+    queries,
     pglite,
     async close() {
       await db.destroy();
@@ -67,10 +72,12 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
   // client), and the pool drops the broken client and opens a new one for the next request.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const queries: QueryCounter = { count: 0 };
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, queries) }) });
   return {
     db,
     engine: 'postgres',
+    queries,
     pglite: null,
     async close() {
       await db.destroy();

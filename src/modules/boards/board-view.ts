@@ -70,7 +70,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
 
   // One query: both counts, and the first 500 cards shown (in rank order) with what a card shows,
   // as one JSON array (on PGlite one value crosses the wire faster than 500 rows).
-  const result = await sql<{ unmapped: number; hidden_done: number; cards: CardRow[] }>`
+  const result = await sql<{ unmapped: number; hidden_done: number; cards: CardRow[] }>`/*prepare*/
     with board as (
       select t.id, t.rank, ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id

@@ -41,14 +41,14 @@ export interface SprintRow {
 const boardColumns = sql`b.id, b.number, b.name, b.kind, b.owner_id, m.display_name as owner_name, b.all_projects, b.done_retention_days`;
 
 export async function listBoardRows(db: Kysely<DB>): Promise<BoardRow[]> {
-  const result = await sql<BoardRow>`
+  const result = await sql<BoardRow>`/*prepare*/
     select ${boardColumns} from boards b left join members m on m.id = b.owner_id order by b.number
   `.execute(db);
   return result.rows;
 }
 
 export async function findBoardRow(db: Kysely<DB>, number: number): Promise<BoardRow | undefined> {
-  const result = await sql<BoardRow>`
+  const result = await sql<BoardRow>`/*prepare*/
     select ${boardColumns} from boards b left join members m on m.id = b.owner_id where b.number = ${number}
   `.execute(db);
   return result.rows[0];

@@ -85,7 +85,7 @@ export async function projectStructure(ctx: StructureReader, projectId: string):
  * may add one, so they are not structure) and the members who may be assigned its tickets.
  */
 export async function projectPeopleAndLabels(db: Kysely<DB>, projectId: string) {
-  const { rows } = await sql<{ labels: string[]; assignable: { id: string; name: string }[] }>`
+  const { rows } = await sql<{ labels: string[]; assignable: { id: string; name: string }[] }>`/*prepare*/
     select
       array(select name from labels where project_id = ${projectId} and not archived order by name) as labels,
       coalesce((select json_agg(json_build_object('id', h.id, 'name', h.name) order by h.name, h.id)

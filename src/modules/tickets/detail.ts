@@ -38,7 +38,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
   const roleIds = scope.isAdmin
     ? sql`null::uuid[]`
     : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
-  const result = await sql<TicketDetailRow>`
+  const result = await sql<TicketDetailRow>`/*prepare*/
     select ${ticketStateColumns}, ${ticketRowColumns},
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((

@@ -52,7 +52,7 @@ export const ticketStateColumns = sql`
  */
 export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false): Promise<(TicketState & TicketAccess) | undefined> {
   const lock = forUpdate ? sql`for update of t` : sql``;
-  const result = await sql<TicketState & TicketAccess>`
+  const result = await sql<TicketState & TicketAccess>`/*prepare*/
     select ${ticketStateColumns}, ${ticketAccessColumns(scope)}
     from tickets t
     join projects p on p.id = t.project_id
@@ -138,7 +138,7 @@ export const ticketRowColumns = sql`
 /** TicketRows by id, in the order of `ids`, in one query. */
 export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promise<TicketRow[]> {
   if (ids.length === 0) return [];
-  const result = await sql<TicketRow>`
+  const result = await sql<TicketRow>`/*prepare*/
     select ${ticketRowColumns}
     from tickets t
     join projects p on p.id = t.project_id

@@ -12,8 +12,9 @@ import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 export const MAX_CANDIDATES = 250;
 
 /**
- * How many matches are ranked: the most recently updated ones. A word common to half the
- * workspace would otherwise rank tens of thousands of documents per request.
+ * How many matches are ranked: the first the search index yields (never a walk of the table in
+ * update order). A word common to half the workspace would otherwise rank tens of thousands of
+ * documents per request.
  */
 export const RANKED_MATCHES = 2000;
 
@@ -134,7 +135,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       ? sql`(select r.id, ts_rank(r.search_vector, ${tsquery}) as rank
              from (select t.id, t.search_vector, t.updated_at from tickets t
                    where t.search_vector @@ ${tsquery} and ${where}
-                   order by t.updated_at desc limit ${RANKED_MATCHES}) r
+                   limit ${RANKED_MATCHES}) r
              order by rank desc, r.updated_at desc, r.id limit ${MAX_CANDIDATES})
             union all
             (select t.id, 0 as rank from tickets t

@@ -5,6 +5,7 @@ import * as oauth from './0003-oauth.ts';
 import * as boards from './0004-boards.ts';
 import * as helpdesk from './0005-helpdesk.ts';
 import * as searchWords from './0009-search-words.ts';
+import * as accessIndexes from './0010-access-indexes.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-boards': boards,
   '0005-helpdesk': helpdesk,
   '0009-search-words': searchWords,
+  '0010-access-indexes': accessIndexes,
 };

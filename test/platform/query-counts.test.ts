@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTicket, tokensFor, type Tokens } from '../boards/support.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
+
+// Issue 15: the round trips each hot request makes, counted at the driver with a warm cache. A
+// change that adds one fails here; timings stay in bench/, never in tests. Begin and commit of a
+// write's transaction count as round trips too.
+
+let service: TestService;
+let t: Tokens;
+const keys: string[] = [];
+
+beforeAll(async () => {
+  service = await startTestService({ workspace: 'boards-workspace.yaml' });
+  t = await tokensFor(service);
+  for (let i = 0; i < 6; i += 1) keys.push(await createTicket(service, t.lee, 'CORE', `Counted ticket ${i} payment`));
+  await service.request('POST', `/api/v1/tickets/${keys[0]}/comments`, { token: t.lee, body: { body: 'A comment to read' } });
+});
+afterAll(() => service.close());
+
+/** Round trips of one request, after the same request once (so the structure cache is warm). */
+async function roundTrips(send: () => Promise<{ status: number; text: string }>, expectedStatus: number): Promise<number> {
+  const warm = await send();
+  expect(warm.status, warm.text).toBe(expectedStatus);
+  const before = service.database.queries.count;
+  const reply = await send();
+  expect(reply.status, reply.text).toBe(expectedStatus);
+  return service.database.queries.count - before;
+}
+
+const rest = (method: string, path: string, body?: () => unknown) => () =>
+  service.request(method, `/api/v1${path}`, { token: t.lee, body: body?.() });
+
+const tool = (name: string, args: () => Record<string, unknown>) => async () => {
+  const reply = await postMcp(service, rpc('tools/call', { name, arguments: args() }), { token: t.lee });
+  return { status: reply.body.result.isError ? 422 : 200, text: JSON.stringify(reply.body) };
+};
+
+let n = 0;
+const HOT: [string, () => Promise<{ status: number; text: string }>, number, number][] = [
+  ['GET /me', rest('GET', '/me'), 200, 1],
+  ['GET /projects/{key}', rest('GET', '/projects/CORE'), 200, 2],
+  ['GET /tickets/{key}', rest('GET', '/tickets/CORE-1'), 200, 2],
+  ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 2],
+  ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 3],
+  ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 5],
+  ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 8],
+  ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 14],
+  ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 13],
+  ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 9],
+  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 17],
+  ['MCP whoami', tool('whoami', () => ({})), 200, 1],
+  ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 2],
+  ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 2],
+  ['MCP search_tickets', tool('search_tickets', () => ({ query: 'paym' })), 200, 2],
+  ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 5],
+  ['MCP get_backlog', tool('get_backlog', () => ({ board: 1 })), 200, 8],
+];
+
+describe('round trips per hot request, warm cache (issue 15: a change that adds one fails)', () => {
+  for (const [name, send, status, expected] of HOT) {
+    it(`${name}: ${expected}`, async () => {
+      expect(await roundTrips(send, status)).toBe(expected);
+    });
+  }
+});
