@@ -13,6 +13,8 @@ import { requestIdFrom } from './surfaces/request-log.ts';
 import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
 import { mcpProtectedResource } from './surfaces/mcp/protected-resource.ts';
 import { openApiRoute } from './surfaces/openapi/route.ts';
+import { healthRoutes } from './surfaces/ops/health.ts';
+import { instrument } from './surfaces/ops/metrics.ts';
 import { RateLimiter } from './surfaces/rate-limit.ts';
 import { answerClientError, answerFrameworkError } from './surfaces/rest/error-handler.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
@@ -20,7 +22,7 @@ import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'logLevel'> & Partial<Pick<Config, 'trustedProxies'>>;
+  config: Pick<Config, 'publicUrl' | 'logLevel'> & Partial<Pick<Config, 'trustedProxies' | 'metricsToken'>>;
   database: Database;
   registry?: Registry;
   now?: () => Date;
@@ -71,6 +73,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => new Date()),
   };
   const limiter = new RateLimiter(options.rateLimit);
+
+  // on the root instance, so its onResponse hook sees every request
+  instrument(app, { database, token: config.metricsToken ?? null });
+  await app.register(healthRoutes, { database });
 
   await registerCors(app);
   await app.register(wellKnownRoutes, { publicUrl: config.publicUrl });

@@ -17,6 +17,8 @@ export interface Config {
    * `uniquelocal`; empty trusts none.
    */
   trustedProxies: string[];
+  /** METRICS_TOKEN: the bearer token a Prometheus scraper sends to /metrics; unset keeps /metrics closed. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +102,13 @@ function readTrustedProxies(env: Env): string[] {
   return entries;
 }
 
+function readMetricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (!raw) return null;
+  if (raw.length < 16) throw new ConfigError('METRICS_TOKEN: use at least 16 characters (it guards /metrics)');
+  return raw;
+}
+
 /** The only place that reads the environment; everything else receives a Config. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readPort(env);
@@ -113,5 +122,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readLogLevel(env),
     demo: readSwitch(env, 'ATRIUM_DEMO', true),
     trustedProxies: readTrustedProxies(env),
+    metricsToken: readMetricsToken(env),
   };
 }

@@ -20,6 +20,8 @@ export interface Database {
   engine: Engine;
   /** Statements sent to the database so far, counted at the driver. */
   queries: QueryCounter;
+  /** The connection pool as it stands (for /metrics). */
+  poolStats(): { total: number; idle: number; waiting: number };
   /** The embedded engine, for dumping a template in tests; null on PostgreSQL. */
   pglite: PGlite | null;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
     db,
     engine: 'pglite',
     queries,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     pglite,
     async close() {
       await db.destroy();
@@ -78,6 +81,7 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     db,
     engine: 'postgres',
     queries,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     pglite: null,
     async close() {
       await db.destroy();

@@ -6,6 +6,12 @@ export interface MigrationReport {
   applied: string[];
 }
 
+/** Migrations this code knows that the database has not run yet (empty: the schema is current). */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 /** Runs pending migrations; Kysely's migrator takes a database lock, so two processes are safe. */
 export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationReport> {
   const migrator = new Migrator({

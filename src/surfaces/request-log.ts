@@ -18,9 +18,19 @@ export function logWho(target: Logged, principal: Principal): void {
   bind(target, { member: principal.actor.memberId, agent: principal.agent.name });
 }
 
-export function logOperation(target: Logged, operation: string): void {
-  bind(target, { operation });
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operation (or MCP tool) a request asked for, once known: for the log line and /metrics. */
+    atriumOperation?: string;
+  }
 }
+
+export function logOperation(request: FastifyRequest, operation: string): void {
+  request.atriumOperation = operation;
+  bind(request, { operation });
+}
+
+export const operationOf = (request: FastifyRequest): string | undefined => request.atriumOperation;
 
 export function logErrorCode(target: Logged, code: string): void {
   bind(target, { error: code });

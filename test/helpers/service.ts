@@ -30,6 +30,8 @@ export interface StartOptions {
   logLevel?: LogLevel;
   /** TRUSTED_PROXIES, as the configuration reads it. */
   trustedProxies?: string[];
+  /** METRICS_TOKEN: opens /metrics to this bearer. */
+  metricsToken?: string;
 }
 
 export interface Reply<T = any> {
@@ -74,7 +76,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   });
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
   const app = await buildApp({
-    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'), trustedProxies: options.trustedProxies },
+    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'), trustedProxies: options.trustedProxies, metricsToken: options.metricsToken ?? null },
     database,
     registry: options.registry,
     logStream: options.logStream,

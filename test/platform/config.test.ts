@@ -23,6 +23,7 @@ describe('configuration: every variable has a default', () => {
       logLevel: 'info',
       demo: true,
       trustedProxies: [],
+      metricsToken: null,
     });
   });
 
@@ -50,6 +51,7 @@ describe('configuration: every variable has a default', () => {
       logLevel: 'warn',
       demo: false,
       trustedProxies: ['10.0.0.1', '10.1.0.0/16', '::1', 'loopback'],
+      metricsToken: null,
     });
   });
 
