@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase, type Database } from '../../src/storage/database.ts';
+import { postgresServerUrl } from '../helpers/database.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
+
+// Issue 16, item 4: two nodes (two apps, two connection pools) on one PostgreSQL database behave as
+// one service — except the rate limit, which the spec counts per node. (One active sprint per
+// board across two nodes is held by test/boards/concurrency.test.ts.)
+
+// Runs in the PostgreSQL pass of CI: PGlite is one process with one data folder by design.
+const serverUrl = postgresServerUrl();
+
+describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', () => {
+  let first: TestService;
+  let secondDatabase: Database;
+  let second: FastifyInstance;
+  let node2: TestService;
+
+  beforeAll(async () => {
+    first = await startTestService({ rateLimit: 5 });
+    const name = (await sql<{ name: string }>`select current_database() as name`.execute(first.db)).rows[0]!.name;
+    const url = new URL(serverUrl!);
+    url.pathname = `/${name}`;
+    secondDatabase = await openDatabase({ engine: 'postgres', url: url.href });
+    second = await buildApp({ config: { publicUrl: first.publicUrl, logLevel: 'silent' }, database: secondDatabase, rateLimit: 5 });
+    await second.ready();
+    node2 = { ...first, app: second, db: secondDatabase.db, database: secondDatabase };
+  });
+  afterAll(async () => {
+    await second?.close();
+    await secondDatabase?.close();
+    await first?.close();
+  });
+
+  it('exchanges at one node an OAuth code issued by the other', async () => {
+    const flow = await obtainCode(first);
+    const answer = await exchange(node2, flow);
+    expect(answer.status, answer.text).toBe(200);
+    expect((await me(first, answer.json.access_token)).status).toBe(200);
+  });
+
+  it('lets exactly one of two concurrent refreshes of one refresh token win, across nodes', async () => {
+    const flow = await obtainCode(first);
+    const tokens = (await exchange(first, flow)).json;
+    const [a, b] = await Promise.all([refreshWith(first, flow.client, tokens.refresh_token), refreshWith(node2, flow.client, tokens.refresh_token)]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    expect([a, b].find((r) => r.status === 400)!.json.error).toBe('invalid_grant');
+  });
+
+  it('refuses at once, on the other node, a token revoked on one', async () => {
+    const flow = await obtainCode(first);
+    const tokens = (await exchange(first, flow)).json;
+    expect((await me(node2, tokens.access_token)).status).toBe(200);
+    const revoked = await send(first, 'POST', '/oauth/revoke', { form: { token: tokens.access_token, client_id: flow.client.client_id } });
+    expect(revoked.status).toBe(200);
+    expect((await me(node2, tokens.access_token)).status).toBe(401);
+  });
+
+  it('counts the rate limit per node (spec 8: per token on each application node)', async () => {
+    const token = await first.token('lee@example.com', 'read', 'limited');
+    const onFirst = [];
+    for (let i = 0; i < 6; i += 1) onFirst.push((await me(first, token)).status);
+    expect(onFirst.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(onFirst[5]).toBe(429);
+    expect((await me(node2, token)).status).toBe(200);
+  });
+});
