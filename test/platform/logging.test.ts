@@ -122,6 +122,12 @@ describe('REST: a query parameter or body field the operation does not take is n
     expect(reply.headers['atrium-ignored-parameters']).toBe('/titel');
   });
 
+  it('percent-encodes a name a header cannot hold (found by the fuzz test)', async () => {
+    const reply = await service.request('POST', '/api/v1/probe/echo', { token, body: { title: 'x', 'odd\u0000name é': 1 } });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['atrium-ignored-parameters']).toBe('/odd%00name%20%C3%A9');
+  });
+
   it('sends no such header when everything was taken', async () => {
     expect((await service.request('GET', '/api/v1/projects', { token })).headers['atrium-ignored-parameters']).toBeUndefined();
   });

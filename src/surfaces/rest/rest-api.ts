@@ -85,7 +85,8 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     // Spec 4 ignores what the description does not name; saying so turns a silent typo (`?projct=`) into a visible one.
     const ignored = ignoredParameters(op, request.query, request.body);
     if (ignored.length) {
-      reply.header(IGNORED_HEADER, ignored.join(', '));
+      // percent-encoded: a name may hold anything, a header value may not
+      reply.header(IGNORED_HEADER, ignored.map((name) => name.slice(0, 1) + encodeURIComponent(name.slice(1))).join(', '));
       logIgnored(request, ignored);
     }
   });
