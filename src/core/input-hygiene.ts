@@ -32,5 +32,7 @@ function textProblem(text: string, path: string): ErrorObject | null {
 }
 
 function problem(instancePath: string, message: string): ErrorObject {
-  return { instancePath: instancePath.replace(/[\u0000-\u001f]/g, '') || '', schemaPath: '#', keyword: 'hygiene', params: {}, message };
+  // the pointer names the field readably: control characters in a key are shown escaped
+  const readable = instancePath.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return { instancePath: readable, schemaPath: '#', keyword: 'hygiene', params: {}, message };
 }

@@ -43,7 +43,7 @@ describe('input: text with the NUL character (U+0000) is refused with 422 naming
   });
 
   it('in a key of an object (custom fields)', async () => {
-    await expect422(await api('PATCH', `/tickets/${key}`, { fields: { 'story\u0000points': 1 } }), '/fields/storypoints');
+    await expect422(await api('PATCH', `/tickets/${key}`, { fields: { 'story\u0000points': 1 } }), '/fields/story\\u0000points');
   });
 
   it('over MCP: the same sentence as a tool error, not "Something went wrong"', async () => {
