@@ -9,6 +9,7 @@ import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
 import { oauthServer } from './oauth/plugin.ts';
 import { registerCors } from './surfaces/cors.ts';
+import { installDraining } from './surfaces/draining.ts';
 import { requestIdFrom } from './surfaces/request-log.ts';
 import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
 import { mcpProtectedResource } from './surfaces/mcp/protected-resource.ts';
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  app.decorate('drain', installDraining(app).drain);
 
   const runtime: Runtime = {
     db: database.db,

@@ -48,6 +48,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       stop() {
         stopping ??= (async () => {
           await control?.close();
+          // finish what was accepted before closing (surfaces/draining.ts)
+          await app.drain();
           await app.close();
           await database.close();
         })();
