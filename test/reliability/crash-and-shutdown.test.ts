@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 function serve(workspace: Workspace): Promise<Server> {
-  const env = { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...workspace.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...workspace.env };
   for (const name of ['PUBLIC_URL', 'ATRIUM_DEMO']) delete env[name];
   const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
