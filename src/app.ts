@@ -9,6 +9,7 @@ import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
 import { oauthServer } from './oauth/plugin.ts';
 import { registerCors } from './surfaces/cors.ts';
+import { LiveEvents } from './notifications/live-events.ts';
 import { installDraining } from './surfaces/draining.ts';
 import { requestIdFrom } from './surfaces/request-log.ts';
 import { mcpEndpoint } from './surfaces/mcp/endpoint.ts';
@@ -23,7 +24,7 @@ import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'logLevel'> & Partial<Pick<Config, 'trustedProxies' | 'metricsToken'>>;
+  config: Pick<Config, 'publicUrl' | 'logLevel'> & Partial<Pick<Config, 'trustedProxies' | 'metricsToken' | 'mail'>>;
   database: Database;
   registry?: Registry;
   now?: () => Date;
@@ -65,12 +66,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
   });
   app.decorate('drain', installDraining(app).drain);
+  const liveEvents = new LiveEvents(database, app.log);
+  app.decorate('liveEvents', liveEvents);
+  app.addHook('onClose', async () => liveEvents.close());
 
   const runtime: Runtime = {
     db: database.db,
     // one per app: tests serve several databases from one process
     structure: new StructureStore(),
     hooks,
+    mail: (config.mail ?? null) !== null,
     publicUrl: config.publicUrl,
     now: options.now ?? (() => new Date()),
   };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
 import { openDatabase, type Database } from './storage/database.ts';
+import { startBackground } from './notifications/background.ts';
 import { prepareWorkspace } from './workspace/bootstrap.ts';
 
 export function databaseTarget(config: Config) {
@@ -39,6 +40,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       await app.close();
       throw error;
     }
+    const background = startBackground({ database, mail: config.mail, publicUrl: config.publicUrl, log: app.log, now: () => new Date() });
     let stopping: Promise<void> | null = null;
     return {
       app,
@@ -50,6 +52,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
           await control?.close();
           // finish what was accepted before closing (surfaces/draining.ts)
           await app.drain();
+          await background.stop();
           await app.close();
           await database.close();
         })();

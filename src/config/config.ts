@@ -19,6 +19,8 @@ export interface Config {
   trustedProxies: string[];
   /** METRICS_TOKEN: the bearer token a Prometheus scraper sends to /metrics; unset keeps /metrics closed. */
   metricsToken: string | null;
+  /** SMTP_URL and MAIL_FROM: where notification emails go out; unset sends none (and queues none). */
+  mail: { smtpUrl: string; from: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +104,26 @@ function readTrustedProxies(env: Env): string[] {
   return entries;
 }
 
+function readMail(env: Env, publicUrl: string): Config['mail'] {
+  const raw = env.SMTP_URL?.trim();
+  const from = env.MAIL_FROM?.trim();
+  if (!raw) {
+    if (from) throw new ConfigError('MAIL_FROM: set SMTP_URL too (there is nowhere to send mail from without it)');
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL: not a URL; write it like smtp://user:password@mail.example.com:587 or smtps://…:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL: must start with smtp:// or smtps://');
+  if (from !== undefined && from !== '' && !/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(from)) {
+    throw new ConfigError(`MAIL_FROM: "${from}" is not an address (atrium@example.com, or "Atrium <atrium@example.com>")`);
+  }
+  return { smtpUrl: raw, from: from || `Atrium <atrium@${new URL(publicUrl).hostname}>` };
+}
+
 function readMetricsToken(env: Env): string | null {
   const raw = env.METRICS_TOKEN?.trim();
   if (!raw) return null;
@@ -123,5 +145,6 @@ export function loadConfig(env: Env = process.env): Config {
     demo: readSwitch(env, 'ATRIUM_DEMO', true),
     trustedProxies: readTrustedProxies(env),
     metricsToken: readMetricsToken(env),
+    mail: readMail(env, readPublicUrl(env, port)),
   };
 }

@@ -37,6 +37,8 @@ export interface Context {
   structure: StructureStore;
   /** The modules' extension points (core/hooks.ts), filled in by modules/index.ts. */
   hooks: Hooks;
+  /** Whether notification emails go out (SMTP_URL is set): notifications are then queued for them. */
+  mail: boolean;
   door: Door;
   publicUrl: string;
   requestId: string;

@@ -21,6 +21,7 @@ export interface Runtime {
   db: Kysely<DB>;
   structure: StructureStore;
   hooks: Hooks;
+  mail: boolean;
   publicUrl: string;
   now(): Date;
 }
@@ -86,6 +87,7 @@ export async function runOperation(
     settings: principal.settings,
     structure: runtime.structure,
     hooks: runtime.hooks,
+    mail: runtime.mail,
     door: call.door,
     publicUrl: runtime.publicUrl,
     requestId: call.requestId,

@@ -22,6 +22,11 @@ export interface Database {
   queries: QueryCounter;
   /** The connection pool as it stands (for /metrics). */
   poolStats(): { total: number; idle: number; waiting: number };
+  /**
+   * Calls `onMessage` with every NOTIFY on `channel` once its transaction commits, from any
+   * process on the same database; resolves to a function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** The embedded engine, for dumping a template in tests; null on PostgreSQL. */
   pglite: PGlite | null;
   close(): Promise<void>;
@@ -53,6 +58,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
     engine: 'pglite',
     queries,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((stop) => () => stop()),
     pglite,
     async close() {
       await db.destroy();
@@ -82,10 +88,40 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     engine: 'postgres',
     queries,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    listen: (channel, onMessage) => listenOnPostgres(target, channel, onMessage),
     pglite: null,
     async close() {
       await db.destroy();
     },
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would lose it when returned). A cut connection
+ * is reopened after a second, so a node keeps hearing events once its database is back.
+ */
+async function listenOnPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>, channel: string, onMessage: (payload: string) => void) {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: target.url });
+    next.on('error', () => {});
+    next.on('end', () => {
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    await next.connect();
+    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 

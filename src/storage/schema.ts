@@ -31,6 +31,8 @@ export interface MembersTable {
   is_admin: Generated<boolean>;
   active: Generated<boolean>;
   timezone: Generated<string>;
+  /** Whether notifications also come by email (when the operator configured mail; migration 0011). */
+  email_notifications: Generated<boolean>;
   created_at: Generated<string>;
   updated_at: Generated<string>;
 }
@@ -219,6 +221,25 @@ export interface NotificationsTable {
   payload: Json<Record<string, unknown>>;
   created_at: Generated<string>;
   delivered_at: string | null;
+  read_at: ColumnType<string | null, string | null | undefined, string | null>;
+  email_state: ColumnType<'none' | 'queued' | 'sending' | 'sent' | 'failed', 'none' | 'queued' | undefined, 'none' | 'queued' | 'sending' | 'sent' | 'failed'>;
+  email_attempts: Generated<number>;
+  email_next_at: ColumnType<string | null, string | null | undefined, string | null>;
+  email_claimed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  email_error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Something to tell a member at a time (migration 0011): a follow-up due, say. Fired once. */
+export interface RemindersTable {
+  id: Generated<string>;
+  member_id: string;
+  entity_type: string;
+  entity_id: string;
+  kind: string;
+  payload: Json<Record<string, unknown>>;
+  due_at: string;
+  fired_at: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Generated<string>;
 }
 
 /** The workspace audit log (migration 0005): configuration changes with the member and agent behind them. */
@@ -262,5 +283,6 @@ export interface DB {
   tokens: TokensTable;
   history: HistoryTable;
   notifications: NotificationsTable;
+  reminders: RemindersTable;
   audit_log: AuditLogTable;
 }

@@ -14,6 +14,8 @@ export async function readContext(deps: WebDeps, session: Session, requestId: st
     settings: await readSettings(deps.db),
     structure: deps.structure,
     hooks,
+    // the pages only read
+    mail: false,
     door: 'rest',
     publicUrl: deps.publicUrl,
     requestId,

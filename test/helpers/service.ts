@@ -32,6 +32,8 @@ export interface StartOptions {
   trustedProxies?: string[];
   /** METRICS_TOKEN: opens /metrics to this bearer. */
   metricsToken?: string;
+  /** SMTP_URL and MAIL_FROM: notifications are queued for email. */
+  mail?: { smtpUrl: string; from: string };
 }
 
 export interface Reply<T = any> {
@@ -76,7 +78,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   });
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
   const app = await buildApp({
-    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'), trustedProxies: options.trustedProxies, metricsToken: options.metricsToken ?? null },
+    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'), trustedProxies: options.trustedProxies, metricsToken: options.metricsToken ?? null, mail: options.mail ?? null },
     database,
     registry: options.registry,
     logStream: options.logStream,

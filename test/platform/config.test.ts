@@ -24,6 +24,7 @@ describe('configuration: every variable has a default', () => {
       demo: true,
       trustedProxies: [],
       metricsToken: null,
+      mail: null,
     });
   });
 
@@ -52,6 +53,7 @@ describe('configuration: every variable has a default', () => {
       demo: false,
       trustedProxies: ['10.0.0.1', '10.1.0.0/16', '::1', 'loopback'],
       metricsToken: null,
+      mail: null,
     });
   });
 

@@ -253,12 +253,12 @@ describe('assignee: present assignee always accepted, others must be assignable'
     expect((await call('dev1', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'me' })).status).toBe(403);
   });
 
-  it('sends an assignment with a comment to each watcher as one notification', async () => {
+  it('sends an assignment with a comment to each watcher as one notification; the new assignee watches and is told too', async () => {
     const ticket = (await create('dev1', { summary: 'Watch me' })).body;
     await call('lee', 'PUT', `/tickets/${ticket.key}/assignee`, { assignee: 'Dev Two', comment: 'Over to you' });
     const sent = await notifications(ticket.key);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ username: 'dev1', kind: 'assigned', payload: { comment: 'Over to you' } });
+    expect(sent.map((n) => n.username).sort()).toEqual(['dev1', 'dev2']);
+    for (const one of sent) expect(one).toMatchObject({ kind: 'assigned', payload: { comment: 'Over to you' } });
     const detail = (await call('lee', 'GET', `/tickets/${ticket.key}`)).body;
     expect(detail.comments.map((c: { body: { text: string } }) => c.body.text)).toEqual(['Over to you']);
   });

@@ -1,4 +1,5 @@
 import type { Context } from '../../core/context.ts';
+import { writeNotifications } from '../../core/notifications.ts';
 import { mentionedUsernames } from '../../core/rich-text.ts';
 import { membersByUsername } from './people.ts';
 import { watcherIds } from './repo.ts';
@@ -19,20 +20,11 @@ export interface Announcement {
  */
 export async function announce(ctx: Context, announcement: Announcement): Promise<void> {
   const mentioned = new Set(announcement.markdown ? await membersByUsername(ctx, mentionedUsernames(announcement.markdown)) : []);
-  const recipients = new Set([...(await watcherIds(ctx.db, announcement.ticket.id)), ...mentioned]);
-  recipients.delete(ctx.actor.memberId);
-  if (recipients.size === 0) return;
+  // the member made the change (through any of their agents): they are told nothing about it
+  mentioned.delete(ctx.actor.memberId);
+  const watchers = (await watcherIds(ctx.db, announcement.ticket.id)).filter((id) => id !== ctx.actor.memberId && !mentioned.has(id));
   const payload = { key: announcement.ticket.key, by: { id: ctx.actor.memberId, name: ctx.actor.name }, via: ctx.agent.name, ...announcement.payload };
-  await ctx.db
-    .insertInto('notifications')
-    .values(
-      [...recipients].map((memberId) => ({
-        member_id: memberId,
-        entity_type: 'ticket',
-        entity_id: announcement.ticket.id,
-        kind: mentioned.has(memberId) ? 'mentioned' : announcement.kind,
-        payload: JSON.stringify(mentioned.has(memberId) ? { ...payload, event: announcement.kind } : payload),
-      })),
-    )
-    .execute();
+  const about = { entityType: 'ticket', entityId: announcement.ticket.id };
+  await writeNotifications(ctx.db, { ...about, memberIds: watchers, kind: announcement.kind, payload }, ctx.mail);
+  await writeNotifications(ctx.db, { ...about, memberIds: [...mentioned], kind: 'mentioned', payload: { ...payload, event: announcement.kind } }, ctx.mail);
 }

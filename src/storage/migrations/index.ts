@@ -6,6 +6,7 @@ import * as boards from './0004-boards.ts';
 import * as helpdesk from './0005-helpdesk.ts';
 import * as searchWords from './0009-search-words.ts';
 import * as accessIndexes from './0010-access-indexes.ts';
+import * as notifications from './0011-notifications.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-helpdesk': helpdesk,
   '0009-search-words': searchWords,
   '0010-access-indexes': accessIndexes,
+  '0011-notifications': notifications,
 };
