@@ -54,16 +54,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [ "$mode" = clone ]; then
-  say "cloning the committed HEAD of $repo"
-  git clone --quiet "$repo" "$clone" || fail "git clone failed"
-else
-  say "copying the working tree of $repo"
-  mkdir -p "$clone"
-  (cd "$repo" && git ls-files -z --cached --others --exclude-standard) |
-    tar -C "$repo" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$clone" -xf - ||
-    fail "copying the working tree failed"
-fi
+bash "$repo/.ci/copy-repo.sh" "--$mode" "$clone" || fail "copying the repository failed"
 
 port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 data="$tmp/data"

@@ -65,10 +65,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  app.decorate('drain', installDraining(app).drain);
   const liveEvents = new LiveEvents(database, app.log);
   app.decorate('liveEvents', liveEvents);
-  app.addHook('onClose', async () => liveEvents.close());
+  // Open event streams would hold a drain and a close forever: both end them first.
+  app.decorate('drain', installDraining(app, () => liveEvents.endStreams()).drain);
+  app.addHook('preClose', async () => liveEvents.close());
 
   const runtime: Runtime = {
     db: database.db,
@@ -98,6 +99,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mcpEndpoint, { registry, runtime, limiter });
   await app.register(mcpProtectedResource, { runtime });
   await app.register(oauthServer, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now });
-  await app.register(webPages, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now });
+  await app.register(webPages, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now, mail: runtime.mail, liveEvents });
   return app;
 }

@@ -8,7 +8,7 @@ export interface ChangeEvent {
   entityId: string;
   kind: string;
   /** For a ticket: its key and project, read once per event for every listener. */
-  ticket?: { key: string; projectId: string };
+  ticket?: { key: string; projectId: string; projectKey: string };
 }
 
 export const EVENTS_CHANNEL = 'atrium_events';
@@ -27,7 +27,7 @@ declare module 'fastify' {
  * see what is the listeners' business: an event names a record, never its content.
  */
 export class LiveEvents {
-  private readonly listeners = new Set<(event: ChangeEvent) => void>();
+  private readonly listeners = new Map<(event: ChangeEvent) => void, () => void>();
   private stopListening: Promise<() => Promise<void>> | null = null;
 
   constructor(
@@ -39,8 +39,9 @@ export class LiveEvents {
     return this.listeners.size;
   }
 
-  subscribe(listener: (event: ChangeEvent) => void): () => void {
-    this.listeners.add(listener);
+  /** `end` is called when the node stops (drains or closes): an event stream ends its response then. */
+  subscribe(listener: (event: ChangeEvent) => void, end: () => void = () => {}): () => void {
+    this.listeners.set(listener, end);
     this.stopListening ??= this.database.listen(EVENTS_CHANNEL, (payload) => void this.dispatch(payload));
     return () => {
       this.listeners.delete(listener);
@@ -53,7 +54,14 @@ export class LiveEvents {
     await this.stopListening;
   }
 
+  /** Ends every stream (the node is shutting down; browsers reconnect to another node or later). */
+  endStreams(): void {
+    for (const end of [...this.listeners.values()]) end();
+    this.listeners.clear();
+  }
+
   async close(): Promise<void> {
+    this.endStreams();
     const stopping = this.stopListening;
     this.stopListening = null;
     if (stopping) await (await stopping)();
@@ -66,14 +74,16 @@ export class LiveEvents {
       const raw = JSON.parse(payload) as { entity_type: string; entity_id: string; kind: string };
       event = { entityType: raw.entity_type, entityId: raw.entity_id, kind: raw.kind };
       if (event.entityType === 'ticket') {
-        const { rows } = await sql<{ key: string; project_id: string }>`select key, project_id from tickets where id = ${event.entityId}`.execute(this.database.db);
+        const { rows } = await sql<{ key: string; project_id: string; project_key: string }>`
+          select t.key, t.project_id, p.key as project_key from tickets t join projects p on p.id = t.project_id where t.id = ${event.entityId}
+        `.execute(this.database.db);
         if (!rows[0]) return;
-        event.ticket = { key: rows[0].key, projectId: rows[0].project_id };
+        event.ticket = { key: rows[0].key, projectId: rows[0].project_id, projectKey: rows[0].project_key };
       }
     } catch (error) {
       this.log.warn({ err: error }, 'a change event could not be read');
       return;
     }
-    for (const listener of [...this.listeners]) listener(event);
+    for (const listener of [...this.listeners.keys()]) listener(event);
   }
 }

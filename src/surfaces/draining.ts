@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../core/errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A long-lived response (an event stream): not waited for by a drain, which ends it instead. */
+    stream?: boolean;
+  }
+}
+
 export interface Draining {
   /**
    * Stops taking requests and waits for those already being answered: a request that arrives
@@ -19,11 +26,12 @@ export interface Draining {
  */
 const SETTLE_MS = 1000;
 
-export function installDraining(app: FastifyInstance): Draining {
+export function installDraining(app: FastifyInstance, endStreams: () => void): Draining {
   let draining = false;
   let inFlight = 0;
 
   app.addHook('onRequest', async (request, reply) => {
+    if (!draining && request.routeOptions.config.stream) return;
     if (!draining) {
       inFlight += 1;
       request.counted = true;
@@ -39,6 +47,7 @@ export function installDraining(app: FastifyInstance): Draining {
   return {
     async drain(graceMs = 10_000) {
       draining = true;
+      endStreams();
       const started = Date.now();
       const deadline = started + graceMs;
       // a moment for requests already written to a socket to be read (and refused), however idle the event loop looked

@@ -15,26 +15,82 @@ button.secondary{background:#fff;color:#3050b0}
 .claim{background:#fff4d6;border:1px solid #e0c070;padding:.1rem .4rem;border-radius:4px;font-size:.85em}
 .secret{font-family:monospace;background:#eef6ee;border:1px solid #8c8;padding:.6rem;word-break:break-all}
 .error{color:#a01010}.muted{color:#5a6270}
+.count{display:inline-block;min-width:1.2em;padding:0 .35em;border-radius:1em;background:#d03a3a;color:#fff;font-size:.8em;text-align:center;text-decoration:none}
+tr.unread td{font-weight:600}.inline{display:inline;margin:0}
 pre.text{white-space:pre-wrap;font:inherit;background:#f6f7f9;padding:.6rem;border-radius:6px}
 `;
 
-/** The stylesheet's hash, so the CSP can allow exactly it and nothing else inline. */
-export const STYLE_HASH = `sha256-${createHash('sha256').update(STYLESHEET).digest('base64')}`;
+/**
+ * The one script of the pages: a page that names what it shows (`data-events` on <body>) listens
+ * to /events and, when that changes, fetches itself again and swaps in its header and main — so a
+ * ticket, a board or the notifications stay current while open, without a reload that would lose
+ * the scroll. An `unread` event updates the header's count in place. A form being filled in is
+ * not swapped away: the refresh waits until it loses focus.
+ */
+export const LIVE_SCRIPT = `(() => {
+  const topic = document.body.dataset.events;
+  if (!topic || !window.EventSource) return;
+  let running = false, again = false;
+  const busy = () => { const el = document.activeElement; return el && el.closest('main') && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && el.type !== 'submit'; };
+  async function refresh() {
+    if (running) { again = true; return; }
+    if (busy()) { document.activeElement.addEventListener('blur', refresh, { once: true }); return; }
+    running = true;
+    try {
+      const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+      if (!response.ok) return;
+      const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+      for (const part of ['header', 'main']) {
+        const now = document.querySelector(part), fresh = next.querySelector(part);
+        if (now && fresh) now.replaceWith(document.adoptNode(fresh));
+      }
+      document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+    } catch (_) {
+    } finally {
+      running = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+  const source = new EventSource('/events?topic=' + encodeURIComponent(topic));
+  source.addEventListener('change', refresh);
+  source.addEventListener('unread', (event) => {
+    const count = document.getElementById('unread-count');
+    if (count) { count.textContent = event.data; count.hidden = event.data === '0'; }
+  });
+  source.addEventListener('ready', () => { document.body.dataset.listening = 'yes'; });
+})();`;
+
+const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+
+/** The stylesheet's and the script's hashes, so the CSP can allow exactly them and nothing else inline. */
+export const STYLE_HASH = sha256(STYLESHEET);
+export const SCRIPT_HASH = sha256(LIVE_SCRIPT);
+
+/** The pages' icon: an "A" on the header's colour, so a tab is found among many. */
+export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d2330"/><path d="M9 25 16 7l7 18M11.8 18h8.4" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 export interface Viewer {
   name: string;
   isAdmin: boolean;
+  /** Unread notifications: the count beside "Notifications" in the header. */
+  unread: number;
   logoutCsrf: string;
 }
 
-export function layout(title: string, body: Html, viewer?: Viewer): string {
+/**
+ * What a page shows, for the live updates: `ticket:<key>`, `board:<number>`, `notifications`. A
+ * logged-in page naming nothing still hears its unread count.
+ */
+export type LiveTopic = `ticket:${string}` | `board:${number}` | 'notifications' | 'me';
+
+export function layout(title: string, body: Html, viewer?: Viewer, live: LiveTopic = 'me'): string {
   const nav = viewer
-    ? html`<header><strong>Atrium</strong><a href="/agents">AI agents</a><a href="/agents/activity">What my agents did</a>${
+    ? html`<header><strong>Atrium</strong><a href="/notifications">Notifications <span id="unread-count" class="count"${viewer.unread ? '' : new Html(' hidden')}>${String(viewer.unread)}</span></a><a href="/agents">AI agents</a><a href="/agents/activity">What my agents did</a>${
         viewer.isAdmin ? html`<a href="/admin/settings">Settings</a><a href="/admin/audit">Audit log</a>` : ''
       }<form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.logoutCsrf}"><span>${viewer.name}</span> <button type="submit">Log out</button></form></header>`
     : html`<header><strong>Atrium</strong></header>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · Atrium</title><style>${new Html(STYLESHEET)}</style></head>
-<body>${nav}<main>${body}</main></body></html>`.value;
+<title>${title} · Atrium</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${new Html(STYLESHEET)}</style></head>
+<body${viewer ? html` data-events="${live}"` : ''}>${nav}<main>${body}</main>${viewer ? html`<script>${new Html(LIVE_SCRIPT)}</script>` : ''}</body></html>`.value;
 }

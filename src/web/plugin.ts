@@ -1,20 +1,23 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { FAVICON } from './layout.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { adminAuditRoutes } from './pages/admin-audit.ts';
 import { adminSettingsRoutes } from './pages/admin-settings.ts';
 import { agentsRoutes } from './pages/agents.ts';
 import { boardRoutes } from './pages/board.ts';
-import { browseRoutes } from './pages/browse.ts';
+import { browseRoutes, watchRoutes } from './pages/browse.ts';
+import { eventRoutes } from './pages/events.ts';
 import { loginRoutes } from './pages/login.ts';
+import { notificationRoutes } from './pages/notifications.ts';
 import { errorPage } from './respond.ts';
 import { addPageHeaders } from './security-headers.ts';
-import { currentSession, type WebDeps } from './session.ts';
+import { currentSession, type PagesDeps } from './session.ts';
 
-/** The browser pages: log in and out, AI agents, what my agents did, settings, audit log, tickets, boards. Cookies live only here. */
-export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<void> {
+/** The browser pages: log in and out, AI agents, what my agents did, settings, audit log, tickets, boards, notifications and their live updates. Cookies live only here. */
+export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<void> {
   await app.register(cookie);
   await app.register(formbody);
   addPageHeaders(app);
@@ -22,6 +25,9 @@ export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<voi
     request.log.error({ err: error }, 'unexpected error on a page');
     return errorPage(reply, 500, `Something went wrong on our side; quote request id ${request.id} when reporting it.`);
   });
+  const icon = (_request: unknown, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
+  app.get('/favicon.svg', icon);
+  app.get('/favicon.ico', icon);
   app.get('/', async (request, reply) => reply.redirect((await currentSession(request, deps)) ? '/agents' : '/login', 303));
   loginRoutes(app, deps, new LoginThrottle());
   agentsRoutes(app, deps);
@@ -29,5 +35,8 @@ export async function webPages(app: FastifyInstance, deps: WebDeps): Promise<voi
   adminSettingsRoutes(app, deps);
   adminAuditRoutes(app, deps);
   browseRoutes(app, deps);
+  watchRoutes(app, deps);
   boardRoutes(app, deps);
+  notificationRoutes(app, deps);
+  eventRoutes(app, deps);
 }

@@ -13,5 +13,5 @@ export function errorPage(reply: FastifyReply, status: number, message: string, 
 }
 
 export function viewerOf(session: Session): Viewer {
-  return { name: session.name, isAdmin: session.isAdmin, logoutCsrf: csrfToken(session.cookie, 'logout') };
+  return { name: session.name, isAdmin: session.isAdmin, unread: session.unread, logoutCsrf: csrfToken(session.cookie, 'logout') };
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-format.ts';
 import type { DB } from '../storage/schema.ts';
 import type { StructureStore } from '../core/structure-cache.ts';
+import type { LiveEvents } from '../notifications/live-events.ts';
 
 /** Everything the pages need from the service. */
 export interface WebDeps {
@@ -11,6 +12,14 @@ export interface WebDeps {
   structure: StructureStore;
   publicUrl: string;
   now(): Date;
+}
+
+/** What the member's own pages need on top (the OAuth server's pages do without). */
+export interface PagesDeps extends WebDeps {
+  /** Whether the operator configured email delivery (SMTP_URL). */
+  mail: boolean;
+  /** Committed changes as they happen, for the pages' event stream. */
+  liveEvents: LiveEvents;
 }
 
 export const SESSION_HOURS = 12;
@@ -22,6 +31,8 @@ export interface Session {
   memberId: string;
   name: string;
   isAdmin: boolean;
+  /** Unread notifications, for the count in every page's header (read with the session, one round trip). */
+  unread: number;
 }
 
 function secure(deps: WebDeps): boolean {
@@ -61,11 +72,19 @@ export async function currentSession(request: FastifyRequest, deps: WebDeps): Pr
     .selectFrom('web_sessions as s')
     .innerJoin('members as m', 'm.id', 's.member_id')
     .select(['m.id', 'm.display_name', 'm.is_admin'])
+    .select((eb) =>
+      eb
+        .selectFrom('notifications as n')
+        .select((c) => c.fn.countAll<string | number>().as('unread'))
+        .whereRef('n.member_id', '=', 'm.id')
+        .where('n.read_at', 'is', null)
+        .as('unread'),
+    )
     .where('s.id_hash', '=', hash)
     .where('s.expires_at', '>', deps.now().toISOString())
     .where('m.active', '=', true)
     .executeTakeFirst();
-  return row ? { cookie, hash, memberId: row.id, name: row.display_name, isAdmin: row.is_admin } : null;
+  return row ? { cookie, hash, memberId: row.id, name: row.display_name, isAdmin: row.is_admin, unread: Number(row.unread ?? 0) } : null;
 }
 
 /** Starts a session with a new cookie value, so a value planted before login is worthless. */

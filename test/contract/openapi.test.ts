@@ -6,7 +6,7 @@ import { errorCatalogue } from '../../src/core/errors.ts';
 import { registry } from '../../src/modules/index.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-const SPEC_COVERAGE = new URL('../../../shared/tools/spec-coverage.mjs', import.meta.url).pathname;
+const SPEC_COVERAGE = new URL('../fixtures/shared/tools/spec-coverage.mjs', import.meta.url).pathname;
 const run = promisify(execFile);
 
 type Json = Record<string, any>;

@@ -6,8 +6,8 @@ import { registry } from '../../src/modules/index.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { postMcp, request } from './mcp-client.ts';
 
-const SPEC_OPERATIONS = new URL('../../../shared/spec/operations.json', import.meta.url).pathname;
-const SPEC_COVERAGE = new URL('../../../shared/tools/spec-coverage.mjs', import.meta.url).pathname;
+const SPEC_OPERATIONS = new URL('../fixtures/shared/spec/operations.json', import.meta.url).pathname;
+const SPEC_COVERAGE = new URL('../fixtures/shared/tools/spec-coverage.mjs', import.meta.url).pathname;
 
 interface SpecOperation {
   tool: string | null;

@@ -32,3 +32,6 @@ export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } f
 // Changing tickets the way the API does (history, notifications, search document included).
 export { transitionInto, type TransitionChoice } from './moves.ts';
 export { transitionTicket } from './transitions.ts';
+
+// A member's own subscription to a ticket's changes (the ticket page's Watch button).
+export { isWatching, setWatching } from './watching.ts';

@@ -38,7 +38,7 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!Number.isInteger(number) || number < 1) return errorPage(reply, 404, 'No such board', viewerOf(session));
     try {
       const board = await getBoard(await readContext(deps, session, request.id, request.log), number);
-      return sendPage(reply, layout(board.name, boardBody(board), viewerOf(session)));
+      return sendPage(reply, layout(board.name, boardBody(board), viewerOf(session), `board:${number}`));
     } catch (error) {
       if (error instanceof ApiError && [403, 404, 422].includes(error.status)) {
         return errorPage(reply, error.status === 403 ? 403 : 404, error.message, viewerOf(session));

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { toTimestamp } from '../../core/time.ts';
-import { getTicket } from '../../modules/tickets/index.ts';
+import { getTicket, isWatching, setWatching } from '../../modules/tickets/index.ts';
 import type { TicketDetail } from '../../modules/tickets/index.ts';
 import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { readContext } from '../read-context.ts';
-import type { WebDeps } from '../session.ts';
+import { csrfMatches, csrfToken, foreignOrigin, type WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
 
 function richText(text: { text: string } | null): Html {
@@ -15,9 +15,16 @@ function richText(text: { text: string } | null): Html {
   return text ? html`<pre class="text">${text.text}</pre>` : html`<p class="muted">None.</p>`;
 }
 
-function ticketBody(ticket: TicketDetail): Html {
+function watchForm(key: string, watching: boolean, csrf: string): Html {
+  return html`<form id="watch" method="post" action="/browse/${key}/watch"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="watch" value="${watching ? 'off' : 'on'}">${
+    watching ? html`<span class="muted">You watch this ticket: you are told of its changes.</span> <button type="submit" class="secondary">Stop watching</button>` : html`<button type="submit" class="secondary">Watch</button>`
+  }</form>`;
+}
+
+function ticketBody(ticket: TicketDetail, watch: Html): Html {
   const row = (label: string, value: string | null | undefined) => html`<tr><th>${label}</th><td>${value ?? '—'}</td></tr>`;
   return html`<div class="card"><h1><span id="ticket-key">${ticket.key}</span> ${ticket.summary}</h1>
+${watch}
 <table>
 ${row('Status', ticket.status?.name)}${row('Type', ticket.type)}${ticket.request_type ? row('Request type', ticket.request_type) : ''}${row('Priority', ticket.priority)}
 ${row('Assignee', ticket.assignee?.name)}${row('Reporter', ticket.reporter?.name)}
@@ -36,20 +43,45 @@ ${
 </div>`;
 }
 
-/** /browse/:key: the read-only ticket page behind the same log-in (the `url` field of a ticket). */
+/**
+ * /browse/:key: the ticket page behind the same log-in (the `url` field of a ticket): read-only
+ * but for the member's own Watch button; it updates while open.
+ */
 export function browseRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/browse/:key', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
     const { key } = request.params as { key: string };
     try {
-      const ticket = await getTicket(await readContext(deps, session, request.id, request.log), key);
-      return sendPage(reply, layout(`${ticket.key} ${ticket.summary}`, ticketBody(ticket), viewerOf(session)));
+      const ctx = await readContext(deps, session, request.id, request.log);
+      const ticket = await getTicket(ctx, key);
+      const watch = watchForm(ticket.key, await isWatching(ctx, ticket.key), csrfToken(session.cookie, `watch:${ticket.key}`));
+      return sendPage(reply, layout(`${ticket.key} ${ticket.summary}`, ticketBody(ticket, watch), viewerOf(session), `ticket:${ticket.key}`));
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 422)) {
         return errorPage(reply, error.status === 422 ? 404 : error.status, error.message, viewerOf(session));
       }
       throw error;
     }
+  });
+}
+
+/** The Watch / Stop watching button of the ticket page. */
+export function watchRoutes(app: FastifyInstance, deps: WebDeps): void {
+  app.post('/browse/:key/watch', async (request, reply) => {
+    const session = await requireSession(request, reply, deps);
+    if (!session) return reply;
+    const { key } = request.params as { key: string };
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, `watch:${key}`, form.csrf)) {
+      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
+    }
+    try {
+      await setWatching(await readContext(deps, session, request.id, request.log), key, form.watch === 'on');
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return errorPage(reply, 404, error.message, viewerOf(session));
+      throw error;
+    }
+    return reply.redirect(`/browse/${encodeURIComponent(key)}`, 303);
   });
 }

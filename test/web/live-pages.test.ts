@@ -1,0 +1,129 @@
+import http from 'node:http';
+import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestService } from '../helpers/service.ts';
+import { loggedIn, send, startListeningService, workspaceWithDevTwo } from '../oauth/support.ts';
+
+// Debian's chromium, installed by .ci/install-chromium.sh when missing.
+const CHROMIUM = '/usr/bin/chromium';
+
+let service: TestService;
+let browser: Chromium;
+let lee: string;
+let dev2: string;
+
+const BOARD = `
+boards:
+  - number: 1
+    name: Live board
+    kind: kanban
+    projects: [CORE]
+    columns:
+      - { name: Waiting, statuses: [To Do] }
+      - { name: Doing, statuses: [In Progress] }
+      - { name: Finished, statuses: [Done] }
+`;
+
+beforeAll(async () => {
+  service = await startListeningService({ workspace: workspaceWithDevTwo() + BOARD });
+  lee = await service.token('lee@example.com', 'write', 'Lee agent');
+  dev2 = await service.token('dev2@example.com', 'write');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await service?.close();
+}, 90_000);
+
+const api = (token: string, method: string, path: string, json?: unknown) =>
+  send(service, method, `/api/v1${path}`, { headers: { authorization: `Bearer ${token}` }, ...(json === undefined ? {} : { json }) });
+
+async function openLoggedIn(path: string): Promise<Page> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(new URL(path, service.url).href);
+  await page.fill('input[name=email]', 'dev2@example.com');
+  await page.fill('input[name=password]', 'dev2-password');
+  await page.click('button[type=submit]');
+  await page.waitForURL(new URL(path, service.url).href);
+  // the page says when its stream hears changes; a change made before could be missed
+  await page.waitForSelector('body[data-listening="yes"]');
+  // a mark that a reload would wipe: the page must update in place
+  await page.evaluate(() => Object.assign(window, { stayedOpen: true }));
+  (page as Page & { cspErrors?: string[] }).cspErrors = errors;
+  return page;
+}
+
+const stayedOpen = (page: Page) => page.evaluate(() => (window as unknown as { stayedOpen?: boolean }).stayedOpen === true);
+
+describe('live pages: an open ticket page shows a change made elsewhere, without a reload', () => {
+  it("shows Lee's comment and the new unread count while Dev Two keeps the page open", async () => {
+    const created = await api(dev2, 'POST', '/tickets', { project: 'CORE', summary: 'Open in a browser' });
+    const page = await openLoggedIn(`/browse/${created.json.key}`);
+    expect(await page.textContent('#unread-count')).toBe('0');
+
+    expect((await api(lee, 'POST', `/tickets/${created.json.key}/comments`, { body: 'Seen live, not after a reload' })).status).toBe(201);
+    await page.waitForSelector('text=Seen live, not after a reload', { timeout: 15_000 });
+    await page.waitForFunction(() => document.getElementById('unread-count')?.textContent === '1', undefined, { timeout: 15_000 });
+    expect(await stayedOpen(page)).toBe(true);
+    expect((page as Page & { cspErrors?: string[] }).cspErrors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('live pages: an open board shows a card another member moved', () => {
+  it('moves the card to its new column on the open page', async () => {
+    const created = await api(dev2, 'POST', '/tickets', { project: 'CORE', summary: 'Card that moves' });
+    const page = await openLoggedIn('/boards/1');
+    const column = () => page.evaluate((key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent ?? null, created.json.key as string);
+    expect(await column()).toContain('Waiting');
+    expect((await api(lee, 'POST', `/tickets/${created.json.key}/transitions`, { transition: 'Start' })).status).toBe(200);
+    await page.waitForFunction((key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent?.includes('Doing'), created.json.key as string, { timeout: 15_000 });
+    expect(await stayedOpen(page)).toBe(true);
+    await page.close();
+  });
+});
+
+describe('live pages: the notifications page lists a new notification as it comes', () => {
+  it('adds the row while open', async () => {
+    const created = await api(dev2, 'POST', '/tickets', { project: 'CORE', summary: 'Told while reading' });
+    const page = await openLoggedIn('/notifications');
+    await api(lee, 'POST', `/tickets/${created.json.key}/comments`, { body: 'A fresh notification' });
+    await page.waitForSelector(`text=Lee Lead commented on ${created.json.key}`, { timeout: 15_000 });
+    expect(await stayedOpen(page)).toBe(true);
+    await page.close();
+  });
+});
+
+// Last in this file: it drains the service.
+describe('live pages: a shutdown ends the open event streams instead of waiting for them', () => {
+  it('ends a stream as the node drains, and a new one is refused', async () => {
+    const cookie = (await loggedIn(service, 'dev2')).cookieHeader();
+    let ended = false;
+    const heard: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      http
+        .get(new URL('/events?topic=me', service.url), { headers: { cookie } }, (response) => {
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            heard.push(chunk);
+            if (heard.join('').includes('event: ready')) resolve();
+          });
+          response.on('end', () => {
+            ended = true;
+          });
+        })
+        .on('error', reject);
+    });
+    await service.app.drain(5_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(true);
+    expect((await send(service, 'GET', '/events', { headers: { cookie } })).status).toBe(503);
+  });
+});
