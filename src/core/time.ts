@@ -20,3 +20,13 @@ export function toTimestamp(value: string | null): string | null {
 export function dateToTimestamp(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
+
+/** Whether a name is an IANA time zone this Node knows (`Europe/Berlin`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.trim() !== '';
+  } catch {
+    return false;
+  }
+}

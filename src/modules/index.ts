@@ -8,6 +8,7 @@ import { helpdeskModule } from './helpdesk/index.ts';
 import { meModule } from './me/index.ts';
 import { projectsModule } from './projects/index.ts';
 import { ticketsModule } from './tickets/index.ts';
+import { timeModule } from './time/index.ts';
 
 /**
  * The service's modules, in the order the spec lists their operations; their workspace sections
@@ -21,6 +22,7 @@ export const modules: readonly ModuleDefinition<WorkspaceSectionHandler>[] = [
   helpdeskModule,
   ticketsModule,
   boardsModule,
+  timeModule,
 ];
 
 export const registry = createRegistry(modules.flatMap((m) => m.operations));

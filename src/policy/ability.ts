@@ -81,9 +81,16 @@ export class Ability {
 
   /** Projects the member may see (project:view), or null meaning every project (administrators). */
   async visibleProjectIds(): Promise<Set<string> | null> {
-    if (this.subject.isAdmin) return null;
+    return this.projectsWith('project:view');
+  }
+
+  /** Projects where this request holds a permission (the token's access applied), or null meaning every project (administrators). */
+  async projectsWith(permission: Permission): Promise<Set<string> | null> {
+    if (this.subject.isAdmin && (this.canWrite || READ_ONLY_PERMISSIONS.has(permission))) return null;
+    if (this.subject.isAdmin) return new Set();
+    if (!this.canWrite && !READ_ONLY_PERMISSIONS.has(permission)) return new Set();
     const grants = await this.grants();
-    return new Set([...grants].filter(([, set]) => set.has('project:view')).map(([id]) => id));
+    return new Set([...grants].filter(([, set]) => set.has(permission)).map(([id]) => id));
   }
 
   async canSeeProject(projectId: string): Promise<boolean> {

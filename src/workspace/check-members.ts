@@ -1,19 +1,11 @@
 import { normalizeName } from '../core/names.ts';
+import { isTimeZone } from '../core/time.ts';
 import { requireUnique } from './check-names.ts';
 import type { CheckContext, MemberPlan } from './context.ts';
 import { fail, filePath } from './path.ts';
 import { People, type PersonRecord } from './people.ts';
 import type { MemberEntry } from './schema.ts';
 import { uniqueUsername, usernameBase } from './usernames.ts';
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The stored member a file entry describes: by email, else by username, else a member without email of that name. */
 function matchExisting(ctx: CheckContext, entry: MemberEntry) {

@@ -105,7 +105,7 @@ describe('workspace file: a shape mistake names its path', () => {
     ['an unknown kind', (f) => (f.projects[1].kind = 'kanban'), 'projects[1].kind: must be one of "software", "helpdesk", "business", "sales"'],
     ['a field that does not exist', (f) => (f.projects[0].colour = 'red'), 'projects[0].colour: is not a field here'],
     ['a missing key', (f) => delete f.projects[1].key, 'projects[1].key: is required'],
-    ['an unknown permission', (f) => f.roles[1].permissions.push('ticket:delete'), 'roles[1].permissions[2]: must be one of "project:view", "project:admin", "ticket:create", "ticket:edit", "ticket:edit_own", "ticket:assign", "ticket:transition", "ticket:comment", "time:log", "helpdesk:forms", "helpdesk:publish", "knowledge:read", "knowledge:edit", "knowledge:manage", "crm:view", "crm:edit", "crm:manage"'],
+    ['an unknown permission', (f) => f.roles[1].permissions.push('ticket:delete'), 'roles[1].permissions[2]: must be one of "project:view", "project:admin", "ticket:create", "ticket:edit", "ticket:edit_own", "ticket:assign", "ticket:transition", "ticket:comment", "time:log", "time:view_all", "time:billing", "helpdesk:forms", "helpdesk:publish", "knowledge:read", "knowledge:edit", "knowledge:manage", "crm:view", "crm:edit", "crm:manage"'],
     ['a component of the wrong type', (f) => (f.projects[0].components[0] = 5), 'projects[0].components[0]: must be string'],
     ['a misspelt component field', (f) => (f.projects[0].components[1] = { name: 'Web', archive: true }), 'projects[0].components[1].archive: is not a field here'],
     ['a bad project key', (f) => (f.projects[1].key = 'ops'), 'projects[1].key: must match pattern "^[A-Z][A-Z0-9]{1,9}$"'],

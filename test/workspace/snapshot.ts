@@ -22,6 +22,10 @@ export const WORKSPACE_TABLES = [
   'security_level_grants',
   'custom_fields',
   'project_roles',
+  'organizations',
+  'contracts',
+  'phases',
+  'activities',
 ] as const;
 
 /** Every row of every workspace table, in a stable order, as text: equal snapshots mean nothing changed. */

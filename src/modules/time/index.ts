@@ -1,0 +1,11 @@
+import type { ModuleDefinition } from '../../core/module.ts';
+import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { timeOperations } from './operations.ts';
+import { timeSection } from './workspace-section.ts';
+
+/** The time-tracking module's door: activities (timers and logged time), organizations, billing phases and the hours report. */
+export const timeModule: ModuleDefinition<WorkspaceSectionHandler> = {
+  name: 'time',
+  operations: timeOperations,
+  workspaceSections: [timeSection],
+};
