@@ -157,6 +157,40 @@ describe('4.6 links: a project needs time:log there; a ticket must be visible an
   });
 });
 
+describe("4.6 a ticket's activity is its worklog (Tempo-like): the ticket's time follows the activity", () => {
+  const ticketTime = async (key: string) => {
+    const ticket = (await call(t.dev1, 'GET', `/tickets/${key}`)).body;
+    return { spent: ticket.time_spent_seconds, worklogs: ticket.worklogs.map((w: { time_spent_seconds: number; body: { text: string } | null }) => [w.time_spent_seconds, w.body?.text ?? null]) };
+  };
+
+  it('adds, changes and removes the worklog as the activity finishes, changes, leaves the ticket and is deleted', async () => {
+    const ticket = await call(t.dev1, 'POST', '/tickets', { project: 'CORE', summary: 'Timed work' });
+    const key = ticket.body.key as string;
+    const timer = await create(t.dev1, { start: '2026-11-09T08:00:00Z', ticket: key, description: 'Digging in' });
+    expect(await ticketTime(key)).toEqual({ spent: null, worklogs: [] });
+    await call(t.dev1, 'POST', `/activities/${timer.body.id}/stop`, { end: '2026-11-09T09:00:00Z' });
+    expect(await ticketTime(key)).toEqual({ spent: 3600, worklogs: [[3600, 'Digging in']] });
+    await call(t.dev1, 'PATCH', `/activities/${timer.body.id}`, { duration: '2h', description: 'Dug in' });
+    expect(await ticketTime(key)).toEqual({ spent: 7200, worklogs: [[7200, 'Dug in']] });
+    const logged = await call(t.dev1, 'POST', `/tickets/${key}/worklogs`, { time_spent: '30m' });
+    expect(logged.status).toBe(201);
+    await call(t.dev1, 'PATCH', `/activities/${timer.body.id}`, { ticket: null });
+    expect(await ticketTime(key)).toEqual({ spent: 1800, worklogs: [[1800, null]] });
+    await call(t.dev1, 'PATCH', `/activities/${timer.body.id}`, { ticket: key });
+    expect((await ticketTime(key)).spent).toBe(1800 + 7200);
+    await call(t.dev1, 'DELETE', `/activities/${timer.body.id}`);
+    expect(await ticketTime(key)).toEqual({ spent: 1800, worklogs: [[1800, null]] });
+  });
+
+  it('puts the worklog of a timer stopped by a new one on its ticket too', async () => {
+    const ticket = await call(t.dev1, 'POST', '/tickets', { project: 'CORE', summary: 'Switching tasks' });
+    await create(t.dev1, { start: '2026-11-12T08:00:00Z', ticket: ticket.body.key });
+    const next = await create(t.dev1, { start: '2026-11-12T08:45:00Z' });
+    expect((await ticketTime(ticket.body.key)).spent).toBe(2700);
+    await call(t.dev1, 'POST', `/activities/${next.body.id}/stop`, { end: '2026-11-12T09:00:00Z' });
+  });
+});
+
 describe('5.6 an activity is its author’s: others see it only with time:view_all in its project, and never change it', () => {
   it("shows Dev One's CORE activity to Lee (time:view_all) but not to Vic, and refuses Lee's change", async () => {
     const made = await create(t.dev1, { start: '2026-11-05T09:00:00Z', duration: '1h', project: 'CORE', description: 'Dev time' });
@@ -255,6 +289,12 @@ describe('4.8 the time tools: the same answers and errors as REST; delete_activi
     for (const tool of mine) expect(tool.annotations.destructiveHint, tool.name).toBe(tool.name === 'delete_activity');
     const read = (await postMcp(service, request('tools/list'), { token: t.leeRead })).body.result.tools.map((tool: { name: string }) => tool.name);
     expect(TOOLS.filter((name) => read.includes(name))).toEqual(['list_activities', 'get_activity', 'list_organizations', 'list_phases', 'report_hours']);
+  });
+
+  it("tells the agent, on initialize, which time zone its local times are read in", async () => {
+    const { postMcp, request } = await import('../mcp/mcp-client.ts');
+    const reply = await postMcp(service, request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }), { token: t.dev1 });
+    expect(reply.body.result.instructions).toContain("read in your member's time zone, America/New_York, unless you give `timezone`");
   });
 
   it('answers a tool as REST answers the same request', async () => {

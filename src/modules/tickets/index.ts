@@ -33,5 +33,8 @@ export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } f
 export { transitionInto, type TransitionChoice } from './moves.ts';
 export { transitionTicket } from './transitions.ts';
 
+// The worklog a time-tracking activity puts on its ticket, kept in step with it.
+export { syncActivityWorklog, type ActivityWork } from './worklogs.ts';
+
 // A member's own subscription to a ticket's changes (the ticket page's Watch button).
 export { isWatching, setWatching } from './watching.ts';

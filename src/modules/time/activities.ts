@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { durationSeconds, MAX_SECONDS } from '../../core/durations.ts';
 import { recordHistory } from '../../core/history.ts';
 import { dateToTimestamp, toTimestamp } from '../../core/time.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
+import { syncActivityWorklog } from '../tickets/index.ts';
 import { resolveCustomer, resolveProjectLink, resolveTicketLink } from './links.ts';
 import { othersVisibleIn, refuseUnseenActivity, requireChangeable, requireLogIn } from './policy.ts';
 import { presentActivity } from './present.ts';
@@ -19,6 +21,24 @@ export async function loadActivity(ctx: Context, id: string, forUpdate = false):
   const row = UUID.test(id) ? await findActivity(ctx.db, id, forUpdate) : undefined;
   refuseUnseenActivity(ctx, row, await othersVisibleIn(ctx), id);
   return row;
+}
+
+/**
+ * After every change of an activity: the worklog it puts on its ticket follows it (Tempo-like) —
+ * a finished activity linked to a ticket is one worklog there; running, deleted or unlinked, none.
+ */
+async function syncWorklog(ctx: Context, id: string): Promise<void> {
+  const row = await ctx.db
+    .selectFrom('activities')
+    .select(['ticket_id', 'worklog_id', 'description', 'deleted_at', sql<string>`started_at::text`.as('started_at'), sql<number | null>`extract(epoch from ended_at - started_at)::int`.as('seconds')])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const wanted =
+    row.ticket_id !== null && row.seconds !== null && row.seconds > 0 && row.deleted_at === null
+      ? { ticketId: row.ticket_id, seconds: row.seconds, startedAt: toTimestamp(row.started_at), body: row.description }
+      : null;
+  const worklogId = await syncActivityWorklog(ctx, row.worklog_id, wanted);
+  if (worklogId !== row.worklog_id) await ctx.db.updateTable('activities').set({ worklog_id: worklogId }).where('id', '=', id).execute();
 }
 
 async function present(ctx: Context, id: string): Promise<Activity> {
@@ -37,7 +57,7 @@ interface Links {
  */
 async function resolveLinks(ctx: Context, body: ActivityBody, current: Links): Promise<Links> {
   const links: Links = { project_id: current.project_id, customer_id: current.customer_id, ticket_id: current.ticket_id };
-  const ticket = body.ticket !== undefined ? await resolveTicketLink(ctx, body.ticket) : undefined;
+  const ticket = body.ticket !== undefined ? await resolveTicketLink(ctx, body.ticket, true) : undefined;
   const project = body.project !== undefined ? await resolveProjectLink(ctx, body.project) : undefined;
   if (ticket !== undefined) links.ticket_id = ticket?.id ?? null;
   if (ticket && project && project.id !== ticket.projectId) {
@@ -102,6 +122,7 @@ export async function createActivity(ctx: Context, body: ActivityBody): Promise<
       }
       await ctx.db.updateTable('activities').set({ ended_at: startedAt, edited_at: ctx.now().toISOString() }).where('id', '=', running.id).execute();
       await recordHistory(ctx, { entityType: 'activity', entityId: running.id, kind: 'stopped_by_new', changes: [{ field: 'ended_at', from: null, to: startedAt }] });
+      await syncWorklog(ctx, running.id);
     }
   }
   const id = await insertActivity(ctx.db, {
@@ -116,6 +137,7 @@ export async function createActivity(ctx: Context, body: ActivityBody): Promise<
       created_at: ctx.now().toISOString(),
   });
   await recordHistory(ctx, { entityType: 'activity', entityId: id, kind: 'created', changes: [] });
+  await syncWorklog(ctx, id);
   return present(ctx, id);
 }
 
@@ -162,6 +184,7 @@ export async function updateActivity(ctx: Context, id: string, body: ActivityBod
   if (changes.length === 0) return presentActivity(row);
   await ctx.db.updateTable('activities').set({ ...wanted, edited_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
   await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'updated', changes });
+  await syncWorklog(ctx, row.id);
   return present(ctx, row.id);
 }
 
@@ -178,6 +201,7 @@ export async function stopActivity(ctx: Context, id: string, body: { end?: strin
   checkSpan(startedAt, endedAt);
   await ctx.db.updateTable('activities').set({ ended_at: endedAt, edited_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
   await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'stopped', changes: [{ field: 'ended_at', from: null, to: endedAt }] });
+  await syncWorklog(ctx, row.id);
   return present(ctx, row.id);
 }
 
@@ -187,5 +211,6 @@ export async function deleteActivity(ctx: Context, id: string): Promise<DeletedA
   requireChangeable(ctx, row, 'delete');
   await ctx.db.updateTable('activities').set({ deleted_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
   await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'deleted', changes: [] });
+  await syncWorklog(ctx, row.id);
   return { id: row.id, deleted: true };
 }

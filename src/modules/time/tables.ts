@@ -43,6 +43,7 @@ export interface ActivitiesTable {
   /** Markdown */
   note: string | null;
   billable: Generated<boolean>;
+  worklog_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<string>;
   edited_at: string | null;
   deleted_at: string | null;

@@ -49,6 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ticket_id uuid references tickets(id),
       note text,
       billable boolean not null default true,
+      -- the worklog a finished activity puts on its ticket (kept in step with it)
+      worklog_id uuid references worklogs(id) on delete set null,
       created_at timestamptz not null default now(),
       edited_at timestamptz,
       deleted_at timestamptz,

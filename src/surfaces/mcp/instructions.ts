@@ -89,6 +89,15 @@ export async function buildInstructions(
     );
   }
 
+  if (offered.some((entry) => entry.op.name === 'list_activities')) {
+    const { timezone } = await db.selectFrom('members').select('timezone').where('id', '=', principal.actor.memberId).executeTakeFirstOrThrow();
+    sections.push(
+      '',
+      '## Time',
+      `Local times (\`2026-03-29T09:00\`) and days in the time tools are read in your member's time zone, ${timezone}, unless you give \`timezone\`; a time with an offset stands alone. \`create_activity\` without end or duration starts a timer (and stops the one running); \`stop_activity\` ends it.`,
+    );
+  }
+
   if (codeHostingIntegrationEnabled(principal.settings)) {
     sections.push('', codeHostingParagraph(principal.agent.access, commitCommandsEnabled(principal.settings)));
   }
