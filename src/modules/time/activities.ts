@@ -30,7 +30,7 @@ export async function loadActivity(ctx: Context, id: string, forUpdate = false):
 async function syncWorklog(ctx: Context, id: string): Promise<void> {
   const row = await ctx.db
     .selectFrom('activities')
-    .select(['ticket_id', 'worklog_id', 'description', 'deleted_at', sql<string>`started_at::text`.as('started_at'), sql<number | null>`extract(epoch from ended_at - started_at)::int`.as('seconds')])
+    .select(['ticket_id', 'worklog_id', 'description', 'deleted_at', sql<string>`started_at::text`.as('started_at'), 'seconds'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   const wanted =

@@ -9,7 +9,7 @@ import { billingScope, maySeeBilling, othersVisibleIn } from './policy.ts';
 import { presentActivity } from './present.ts';
 import { activityRows, selectActivity, type ActivityRow } from './repo.ts';
 import type { ActivityDetail, ActivityList, OrganizationList, PhaseList } from './schemas.ts';
-import { listZone, localToInstant } from './zoned.ts';
+import { dayStarts, listZone } from './zoned.ts';
 
 export async function getActivity(ctx: Context, id: string): Promise<ActivityDetail> {
   const row = await loadActivity(ctx, id);
@@ -59,8 +59,7 @@ export interface ResolvedFilters {
 export async function resolveFilters(ctx: Context, query: ActivityFilters): Promise<ResolvedFilters> {
   const zone = await listZone(ctx, query.timezone);
   if (query.from && query.to && query.to < query.from) throw invalidRange(query.from, query.to);
-  const fromAt = query.from ? await localToInstant(ctx, `${query.from}T00:00`, zone) : null;
-  const toAt = query.to ? await localToInstant(ctx, `${nextDay(query.to)}T00:00`, zone) : null;
+  const [fromAt, toAt] = await dayStarts(ctx, [query.from ? `${query.from}T00:00` : null, query.to ? `${nextDay(query.to)}T00:00` : null], zone);
   const resolved: ResolvedFilters = { zone, fromAt, toAt };
   if (query.project) resolved.projectId = (await resolveProjectLink(ctx, query.project))!.id;
   if (query.customer) resolved.customerId = (await resolveCustomer(ctx, query.customer))!.id;

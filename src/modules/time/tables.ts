@@ -36,6 +36,8 @@ export interface ActivitiesTable {
   description: string | null;
   started_at: string;
   ended_at: string | null;
+  /** generated: the length in seconds once finished */
+  seconds: ColumnType<number | null, never, never>;
   tags: ColumnType<string[], string[] | undefined, string[]>;
   project_id: string | null;
   customer_id: string | null;

@@ -42,6 +42,15 @@ export async function localToInstant(ctx: Pick<Context, 'db'>, local: string, zo
   return toTimestamp(rows[0]!.at);
 }
 
+/** The instants two days of a zone begin, in one round trip (a list's `from`, and the day after its `to`). */
+export async function dayStarts(ctx: Pick<Context, 'db'>, days: readonly [string | null, string | null], zone: string): Promise<[string | null, string | null]> {
+  if (days[0] === null && days[1] === null) return [null, null];
+  const { rows } = await sql<{ a: string | null; b: string | null }>`
+    select (${days[0]}::timestamp at time zone ${zone})::text as a, (${days[1]}::timestamp at time zone ${zone})::text as b
+  `.execute(ctx.db);
+  return [rows[0]!.a === null ? null : toTimestamp(rows[0]!.a), rows[0]!.b === null ? null : toTimestamp(rows[0]!.b)];
+}
+
 /** The local day (`YYYY-MM-DD`) an instant falls on in a zone. */
 export async function localDay(ctx: Pick<Context, 'db'>, instant: string, zone: string): Promise<string> {
   const { rows } = await sql<{ day: string }>`select to_char((${instant}::timestamptz at time zone ${zone}), 'YYYY-MM-DD') as day`.execute(ctx.db);

@@ -43,6 +43,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       started_at timestamptz not null,
       -- null while running
       ended_at timestamptz,
+      -- kept by the database, so reports sum a column instead of computing each row's length
+      seconds integer generated always as (extract(epoch from ended_at - started_at)::integer) stored,
       tags text[] not null default '{}',
       project_id uuid references projects(id),
       customer_id uuid references organizations(id),
