@@ -16,6 +16,11 @@ export function rankAfter(ranks: readonly string[]): string {
   return generateKeyBetween(top, null);
 }
 
+/** A key between two neighbours (null: the list's start or end): where an item moved between them goes. */
+export function rankBetween(lower: string | null, upper: string | null): string {
+  return generateKeyBetween(lower, upper);
+}
+
 /** Indexes of a longest strictly increasing run of ranks, in order: the items that may keep their keys. */
 function keptIndexes(ranks: readonly string[]): Set<number> {
   const tails: number[] = [];

@@ -33,3 +33,34 @@ export function mentionedUsernames(markdown: string): string[] {
   visit(tree);
   return [...found];
 }
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The words of a stored text whatever its format (a page's `text`, spec 2.7): no markup, one space between blocks. */
+export function plainText(format: string | null, text: string | null): string {
+  if (format === null || text === null) return '';
+  if (format === 'plain') return text;
+  if (format === 'html' || format === 'imported_storage') {
+    return text
+      .replace(/<(br|\/p|\/div|\/li|\/h\d|\/tr)\b[^>]*>/gi, '\n')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (whole, name: string) => {
+        if (!name.startsWith('#')) return ENTITIES[name.toLowerCase()] ?? whole;
+        const code = name.startsWith('#x') ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+        return code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) && code > 0 ? String.fromCodePoint(code) : whole;
+      })
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n\s*\n+/g, '\n')
+      .trim();
+  }
+  const markdown = format === 'imported_wiki' ? wikiToMarkdown(text) : text;
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as MdNode;
+  const blocks: string[] = [];
+  const words = (node: MdNode): string => (node.value ?? '') + (node.children ?? []).map(words).join('');
+  const visit = (node: MdNode) => {
+    if (['paragraph', 'heading', 'code', 'tableCell', 'html'].includes(node.type)) blocks.push(words(node));
+    else node.children?.forEach(visit);
+  };
+  visit(tree);
+  return blocks.filter((b) => b.trim() !== '').join('\n');
+}

@@ -5,6 +5,7 @@ import { WorkspaceEngine } from '../workspace/engine.ts';
 import { PLATFORM_SECTIONS } from '../workspace/sections.ts';
 import { boardsModule } from './boards/index.ts';
 import { helpdeskModule } from './helpdesk/index.ts';
+import { knowledgeModule } from './knowledge/index.ts';
 import { meModule } from './me/index.ts';
 import { projectsModule } from './projects/index.ts';
 import { ticketsModule } from './tickets/index.ts';
@@ -22,6 +23,7 @@ export const modules: readonly ModuleDefinition<WorkspaceSectionHandler>[] = [
   helpdeskModule,
   ticketsModule,
   boardsModule,
+  knowledgeModule,
   timeModule,
 ];
 

@@ -1,3 +1,4 @@
+import { prefixQuery } from '../../core/search-words.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
@@ -20,11 +21,6 @@ export const RANKED_MATCHES = 2000;
 
 const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
-/** Words and their beginnings (`word:*`), all of them required; null when the query has no words. */
-export function prefixQuery(query: string): string | null {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
-}
 
 /** The projects a search looks in: the one named, or every project the member may see. */
 async function searchedProjects(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<{ named: ProjectRow | null; ids: string[] }> {

@@ -1,0 +1,160 @@
+import { sql } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { invalid } from '../../core/errors.ts';
+import { plainText, presentRichText } from '../../core/rich-text.ts';
+import { prefixQuery } from '../../core/search-words.ts';
+import { toTimestamp } from '../../core/time.ts';
+import { ticketScope, visibleTicketSql } from '../tickets/index.ts';
+import { mayEdit, mayManage, spaceLevels } from './policy.ts';
+import { presentSummary } from './present.ts';
+import { allSpaces } from './repo.ts';
+import type { Page, PageSummary, PageTree, Space } from './schemas.ts';
+import { canSee, openSpace, pathOf, visiblePage, type SpaceView } from './space-view.ts';
+
+/** GET /knowledge/spaces: the spaces the member may read, by key. */
+export async function listSpaces(ctx: Context): Promise<{ spaces: Space[] }> {
+  const spaces = await allSpaces(ctx.db);
+  const levels = await spaceLevels(ctx, spaces);
+  return {
+    spaces: spaces
+      .filter((s) => levels.get(s.id)!.member !== 'none')
+      .map((s) => {
+        const access = levels.get(s.id)!;
+        return { key: s.key, name: s.name, kind: s.kind, project: s.project_key, source: s.source, home_page: s.home_page, can_edit: mayEdit(access.act), can_manage: mayManage(access.act) };
+      }),
+  };
+}
+
+/** GET …/tree: pages and folders in tree order (siblings by rank), with depth; drafts, blog posts, deleted and hidden pages left out (with what is under them). */
+export async function pageTree(ctx: Context, spaceKey: string): Promise<PageTree> {
+  const view = await openSpace(ctx, spaceKey);
+  const children = new Map<string | null, typeof view.pages>();
+  for (const page of view.pages) {
+    if (page.kind === 'blog_post' || !canSee(ctx, view, page) || page.draft) continue;
+    const parent = page.parent_id && view.byId.has(page.parent_id) ? page.parent_id : null;
+    children.set(parent, [...(children.get(parent) ?? []), page]);
+  }
+  const pages: PageTree['pages'] = [];
+  const walk = (parent: string | null, depth: number) => {
+    for (const page of children.get(parent) ?? []) {
+      pages.push({ id: page.id, slug: page.slug, title: page.title, kind: page.kind as 'page' | 'folder', parent: page.parent_id ? view.byId.get(page.parent_id)!.slug : null, depth });
+      walk(page.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return { space: view.space.key, pages };
+}
+
+const TICKET_KEY = /\b[A-Z][A-Z0-9]{1,9}-\d{1,9}\b/g;
+
+async function mentionedTickets(ctx: Context, text: string): Promise<{ key: string; summary: string }[]> {
+  const keys = [...new Set(text.match(TICKET_KEY) ?? [])].slice(0, 50);
+  if (keys.length === 0) return [];
+  const scope = await ticketScope(ctx);
+  const { rows } = await sql<{ key: string; summary: string }>`
+    select t.key, t.summary from tickets t where t.key = any(${keys}::text[]) and ${visibleTicketSql(scope)} order by t.key
+  `.execute(ctx.db);
+  return rows;
+}
+
+async function backlinks(ctx: Context, view: SpaceView, pageId: string): Promise<PageSummary[]> {
+  const page = view.byId.get(pageId)!;
+  const { rows } = await sql<{ page_id: string; space_key: string }>`
+    select distinct l.from_page_id as page_id, s.key as space_key from page_links l
+    join pages p on p.id = l.from_page_id join spaces s on s.id = p.space_id
+    where l.to_space = ${view.space.key.toLowerCase()} and l.to_ref in (${page.slug.toLowerCase()}, ${page.title.toLowerCase()})
+      and p.archived_at is null and p.id <> ${pageId}
+  `.execute(ctx.db);
+  const found: PageSummary[] = [];
+  const views = new Map<string, SpaceView | null>();
+  for (const row of rows) {
+    if (!views.has(row.space_key)) views.set(row.space_key, await openSpace(ctx, row.space_key).catch(() => null));
+    const view = views.get(row.space_key);
+    const page = view?.byId.get(row.page_id);
+    if (view && page && canSee(ctx, view, page)) found.push(presentSummary(view.space.key, page));
+  }
+  return found.sort((a, b) => a.title.localeCompare(b.title));
+}
+
+export async function presentPage(ctx: Context, view: SpaceView, pageId: string): Promise<Page> {
+  const node = view.byId.get(pageId)!;
+  const row = await ctx.db
+    .selectFrom('pages as p')
+    .leftJoin('members as a', 'a.id', 'p.author_id')
+    .leftJoin('members as e', 'e.id', 'p.editor_id')
+    .select(['p.body_format', 'p.body_text', 'p.published', 'p.labels', 'p.created_at', 'p.author_id', 'a.display_name as author_name', 'p.editor_id', 'e.display_name as editor_name'])
+    .where('p.id', '=', pageId)
+    .executeTakeFirstOrThrow();
+  const text = plainText(row.body_format, row.body_text);
+  return {
+    ...presentSummary(view.space.key, node),
+    created_at: toTimestamp(row.created_at),
+    body: presentRichText(row.body_format, row.body_text),
+    text,
+    published: row.published,
+    author: row.author_id ? { id: row.author_id, name: row.author_name ?? 'Former member' } : null,
+    editor: row.editor_id ? { id: row.editor_id, name: row.editor_name ?? 'Former member' } : null,
+    parent: node.parent_id ? (view.byId.get(node.parent_id)?.slug ?? null) : null,
+    path: pathOf(view, node),
+    labels: row.labels,
+    backlinks: await backlinks(ctx, view, pageId),
+    tickets: await mentionedTickets(ctx, `${node.title}\n${text}`),
+  };
+}
+
+/** GET …/pages/{page}: by slug or id; a page the member may not see is 404. */
+export async function getPage(ctx: Context, spaceKey: string, ref: string): Promise<Page> {
+  const view = await openSpace(ctx, spaceKey);
+  return presentPage(ctx, view, visiblePage(ctx, view, ref).id);
+}
+
+/** How many matches are ranked before the member's view is applied: the index yields them, best words first. */
+const CANDIDATES = 500;
+
+/**
+ * GET /knowledge/search: every word (each also as a beginning) in the title or body, pages the
+ * member may see, best first (title words weigh more), each with a passage where the words are.
+ */
+export async function searchPages(ctx: Context, input: { query: string; space?: string; limit?: number }): Promise<{ pages: PageSummary[] }> {
+  const words = prefixQuery(input.query);
+  if (words === null) throw invalid('/query', 'has no words to search for');
+  const limit = input.limit ?? 20;
+  const spaces = await allSpaces(ctx.db);
+  const levels = await spaceLevels(ctx, spaces);
+  let readable = spaces.filter((s) => levels.get(s.id)!.member !== 'none');
+  if (input.space !== undefined) {
+    const named = readable.find((s) => s.key.toLowerCase() === input.space!.trim().toLowerCase());
+    if (!named) throw invalid('/space', `no space "${input.space.trim()}" you can read; spaces are ${readable.map((s) => `"${s.key}"`).join(', ') || 'none'}`);
+    readable = [named];
+  }
+  if (readable.length === 0) return { pages: [] };
+  const tsquery = sql`to_tsquery('simple', ${words})`;
+  const { rows } = await sql<{ id: string; space_key: string }>`
+    select m.id, s.key as space_key from (
+      select p.id, p.space_id, ts_rank(p.search_vector, ${tsquery}) as rank, p.edited_at
+      from pages p
+      where p.search_vector @@ ${tsquery} and p.space_id = any(${readable.map((s) => s.id)}::uuid[]) and p.archived_at is null
+      order by rank desc, p.edited_at desc, p.id
+      limit ${CANDIDATES}
+    ) m join spaces s on s.id = m.space_id
+    order by m.rank desc, m.edited_at desc, m.id
+  `.execute(ctx.db);
+  const views = new Map<string, SpaceView>();
+  const found: PageSummary[] = [];
+  for (const row of rows) {
+    if (found.length >= limit) break;
+    if (!views.has(row.space_key)) views.set(row.space_key, await openSpace(ctx, row.space_key));
+    const view = views.get(row.space_key)!;
+    const page = view.byId.get(row.id);
+    if (page && canSee(ctx, view, page)) found.push(presentSummary(view.space.key, page));
+  }
+  if (found.length === 0) return { pages: [] };
+  // passages only for the pages answered: a headline reads the whole body
+  const { rows: passages } = await sql<{ id: string; passage: string }>`
+    select p.id, ts_headline('simple', search_words(coalesce(nullif(p.body_text, ''), p.title)), ${tsquery}, 'MaxFragments=1, MaxWords=24, MinWords=8, StartSel=**, StopSel=**') as passage
+    from pages p where p.id = any(${found.map((f) => f.id)}::uuid[])
+  `.execute(ctx.db);
+  const byId = new Map(passages.map((p) => [p.id, p.passage.replace(/\s+/g, ' ').trim()]));
+  for (const page of found) page.passage = byId.get(page.id) ?? '';
+  return { pages: found };
+}

@@ -1,0 +1,36 @@
+import { expect } from 'vitest';
+import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
+import { postMcp, request } from '../mcp/mcp-client.ts';
+
+export interface KnowledgeTokens {
+  ada: string;
+  lee: string;
+  dev1: string;
+  vic: string;
+  olga: string;
+  leeRead: string;
+}
+
+export async function startKnowledge(): Promise<{ service: TestService; t: KnowledgeTokens }> {
+  const service = await startTestService({ workspace: 'knowledge-workspace.yaml' });
+  const t: KnowledgeTokens = {
+    ada: await service.token('ada@example.com', 'write'),
+    lee: await service.token('lee@example.com', 'write', 'Lee agent'),
+    dev1: await service.token('dev1@example.com', 'write'),
+    vic: await service.token('vic@example.com', 'write'),
+    olga: await service.token('olga@example.com', 'write'),
+    leeRead: await service.token('lee@example.com', 'read'),
+  };
+  return { service, t };
+}
+
+export function api(service: TestService) {
+  return (token: string, method: string, path: string, body?: unknown): Promise<Reply> =>
+    service.request(method, `/api/v1/knowledge${path}`, { token, ...(body === undefined ? {} : { body }) });
+}
+
+export async function callTool(service: TestService, token: string, name: string, args: Record<string, unknown>) {
+  const reply = await postMcp(service, request('tools/call', { name, arguments: args }), { token });
+  expect(reply.status).toBe(200);
+  return reply.body.result as { isError: boolean; structuredContent?: any; content: { text: string }[] };
+}
