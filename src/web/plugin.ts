@@ -10,6 +10,7 @@ import { agentsRoutes } from './pages/agents.ts';
 import { boardRoutes } from './pages/board.ts';
 import { browseRoutes, watchRoutes } from './pages/browse.ts';
 import { eventRoutes } from './pages/events.ts';
+import { knowledgeTrashRoutes } from './pages/knowledge-trash.ts';
 import { loginRoutes } from './pages/login.ts';
 import { notificationRoutes } from './pages/notifications.ts';
 import { errorPage } from './respond.ts';
@@ -38,5 +39,6 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   watchRoutes(app, deps);
   boardRoutes(app, deps);
   notificationRoutes(app, deps);
+  knowledgeTrashRoutes(app, deps);
   eventRoutes(app, deps);
 }

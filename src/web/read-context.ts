@@ -4,17 +4,20 @@ import { hooks } from '../modules/index.ts';
 import { Ability } from '../policy/ability.ts';
 import type { Session, WebDeps } from './session.ts';
 
-/** The logged-in member as a read-only caller of the same service functions the API uses. */
-export async function readContext(deps: WebDeps, session: Session, requestId: string, log: Context['log']): Promise<Context> {
+/**
+ * The logged-in member as a caller of the same service functions the API uses: read-only, or —
+ * for the few changes the pages make in person (a space's trash) — with the member's own rights.
+ */
+export async function readContext(deps: WebDeps, session: Session, requestId: string, log: Context['log'], access: 'read' | 'write' = 'read'): Promise<Context> {
   return {
     db: deps.db,
     actor: { memberId: session.memberId, name: session.name, isAdmin: session.isAdmin },
-    agent: { tokenId: `session:${session.hash}`, kind: 'personal', name: 'browser', access: 'read' },
-    ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access: 'read' }),
+    agent: { tokenId: `session:${session.hash}`, kind: 'personal', name: 'browser', access },
+    ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access }),
     settings: await readSettings(deps.db),
     structure: deps.structure,
     hooks,
-    // the pages only read
+    // the pages' changes notify nobody
     mail: false,
     door: 'rest',
     publicUrl: deps.publicUrl,

@@ -195,7 +195,7 @@ export async function restorePage(ctx: Context, spaceKey: string, pageId: string
 /** The space's trash (managers): deleted pages, newest first. */
 export async function trash(ctx: Context, spaceKey: string): Promise<{ space: string; name: string; pages: PageSummary[] }> {
   const view = await openSpace(ctx, spaceKey);
-  requireLevel(view.access.member, 'manage', view.space, ctx);
+  if (view.access.member !== 'manage') throw forbidden(`Only those who manage space ${view.space.key} see its trash: it needs knowledge:manage`);
   const pages = view.pages.filter((p) => p.archived_at !== null && !(p.parent_id && view.byId.get(p.parent_id)?.archived_at === p.archived_at));
   pages.sort((a, b) => (a.archived_at! < b.archived_at! ? 1 : -1));
   return { space: view.space.key, name: view.space.name, pages: pages.map((p) => presentSummary(view.space.key, p)) };
