@@ -4,6 +4,7 @@ import type { WorkspaceSectionHandler } from '../workspace/context.ts';
 import { WorkspaceEngine } from '../workspace/engine.ts';
 import { PLATFORM_SECTIONS } from '../workspace/sections.ts';
 import { boardsModule } from './boards/index.ts';
+import { crmModule } from './crm/index.ts';
 import { helpdeskModule } from './helpdesk/index.ts';
 import { meModule } from './me/index.ts';
 import { projectsModule } from './projects/index.ts';
@@ -21,6 +22,7 @@ export const modules: readonly ModuleDefinition<WorkspaceSectionHandler>[] = [
   helpdeskModule,
   ticketsModule,
   boardsModule,
+  crmModule,
 ];
 
 export const registry = createRegistry(modules.flatMap((m) => m.operations));

@@ -7,6 +7,7 @@ import * as helpdesk from './0005-helpdesk.ts';
 import * as searchWords from './0009-search-words.ts';
 import * as accessIndexes from './0010-access-indexes.ts';
 import * as notifications from './0011-notifications.ts';
+import * as crm from './0014-crm.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0009-search-words': searchWords,
   '0010-access-indexes': accessIndexes,
   '0011-notifications': notifications,
+  '0014-crm': crm,
 };

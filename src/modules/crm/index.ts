@@ -1,0 +1,13 @@
+import type { ModuleDefinition } from '../../core/module.ts';
+import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { crmSection } from './workspace-section.ts';
+
+/**
+ * The CRM module's door (spec 2.9, 4.7): contacts, companies, interactions and follow-ups, and
+ * the CRM side of deals (tickets of sales projects) through the tickets' `ticketDeal` hook.
+ */
+export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
+  name: 'crm',
+  operations: [],
+  workspaceSections: [crmSection],
+};
