@@ -1,5 +1,6 @@
 import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { crmOperations } from './operations.ts';
 import { crmSection } from './workspace-section.ts';
 
 /**
@@ -8,6 +9,6 @@ import { crmSection } from './workspace-section.ts';
  */
 export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'crm',
-  operations: [],
+  operations: crmOperations,
   workspaceSections: [crmSection],
 };
