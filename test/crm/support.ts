@@ -3,7 +3,7 @@ import { startTestService, type Reply, type TestService } from '../helpers/servi
 import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
 
 /** The CRM fixture's personas (test/fixtures/crm-workspace.yaml says who may do what). */
-export const PERSONAS = ['ada', 'mia', 'sam', 'lia', 'vic', 'olga'] as const;
+export const PERSONAS = ['ada', 'mia', 'sam', 'lia', 'vic', 'cora', 'olga'] as const;
 export type Persona = (typeof PERSONAS)[number];
 export type Tokens = Record<Persona, string> & { samRead: string; adaRead: string };
 

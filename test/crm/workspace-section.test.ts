@@ -43,8 +43,8 @@ describe('workspace file `crm`: applied once, idempotently', () => {
   it('stores the companies, roles, contacts, deals and interactions of the fixture', async () => {
     const state = await crmState();
     expect(state.companies).toHaveLength(4);
-    // mia, Sellers, lia×2, vic
-    expect(state.crm_roles).toHaveLength(5);
+    // mia, Sellers, lia×2, vic, cora
+    expect(state.crm_roles).toHaveLength(6);
     expect(state.contacts).toHaveLength(6);
     expect(state.contact_emails).toHaveLength(7);
     expect(state.deals).toHaveLength(3);
@@ -93,7 +93,7 @@ describe('workspace file `crm`: applied once, idempotently', () => {
     await applyWorkspace(service.db, file);
     expect((await crmState()).crm_roles).toHaveLength(4);
     await applyWorkspace(service.db, fixture());
-    expect((await crmState()).crm_roles).toHaveLength(5);
+    expect((await crmState()).crm_roles).toHaveLength(6);
   });
 });
 

@@ -95,3 +95,8 @@ export async function companyNameTaken(db: Kysely<DB>, name: string, exceptId: s
   `.execute(db);
   return rows.length > 0;
 }
+
+/** Holds a company's row for the rest of the transaction (a change reads, checks, then writes). */
+export async function lockCompany(db: Kysely<DB>, id: string): Promise<void> {
+  await sql`select 1 from companies where id = ${id} for update`.execute(db);
+}

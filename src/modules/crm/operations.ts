@@ -1,14 +1,21 @@
 import { defineOperation } from '../../core/operation.ts';
 import { searchContacts, getContact } from './contacts-read.ts';
+import { getCompany, searchCompanies, updateCompany } from './companies.ts';
 import { addContactEmail, addContactPhone, createContact, updateContact } from './contacts.ts';
 import {
   AddEmailBody,
   AddPhoneBody,
+  Company,
+  CompanyDetail,
+  CompanyList,
+  CompanyParams,
   ContactDetail,
   ContactList,
   ContactParams,
   CreateContactBody,
+  SearchCompaniesQuery,
   SearchContactsQuery,
+  UpdateCompanyBody,
   UpdateContactBody,
 } from './schemas.ts';
 
@@ -113,6 +120,52 @@ export const addContactPhoneOperation = defineOperation({
   handler: (ctx, input) => addContactPhone(ctx, input.id, input),
 });
 
+export const searchCompaniesOperation = defineOperation({
+  name: 'search_companies',
+  tool: 'search_companies',
+  method: 'GET',
+  path: '/companies',
+  module: 'crm',
+  access: 'read',
+  summary: 'Find companies by words in the name, industry or a domain; by name',
+  description: `Lists companies by name, paged by \`limit\` (up to 100) and \`offset\`. \`q\` finds words and their beginnings in the name, industry or a domain (\`acme\`, \`acme.example\`). Filters: \`stage\` (\`lead\`, \`prospect\`, \`customer\`, \`former\`), \`owner\` (\`me\`, a name or an id), \`customers: true\` for customers only; \`archived: true\` lists archived companies instead. ${SEE}`,
+  query: SearchCompaniesQuery,
+  response: CompanyList,
+  errors: ['forbidden', 'invalid'],
+  handler: (ctx, input) => searchCompanies(ctx, input),
+});
+
+export const getCompanyOperation = defineOperation({
+  name: 'get_company',
+  tool: 'get_company',
+  method: 'GET',
+  path: '/companies/:id',
+  module: 'crm',
+  access: 'read',
+  summary: 'Read one company (by id or name) with its contacts and its open and closed deals',
+  description: `Reads a company named by its id or its name (case-insensitive): its description, its contacts that are not archived, and its deals (tickets of a sales project) split into open and closed, each with status, assignee, value in its own currency, expected close and probability. Only deals you may see are listed; read or change a deal with get_ticket and update_ticket. ${SEE}`,
+  params: CompanyParams,
+  response: CompanyDetail,
+  errors: ['not_found'],
+  handler: (ctx, input) => getCompany(ctx, input.id),
+});
+
+export const updateCompanyOperation = defineOperation({
+  name: 'update_company',
+  tool: 'update_company',
+  method: 'PATCH',
+  path: '/companies/:id',
+  module: 'crm',
+  access: 'write',
+  summary: 'Change a company: name, website, industry, size, stage, owner, description, domains',
+  description: `Changes a company named by id or name; send only what changes. \`name\` is unique in the workspace (up to 255 characters); \`size\` is \`1-10\`, \`11-50\`, \`51-200\`, \`201-1000\`, \`1000+\` or null; \`stage\` any of \`lead\`, \`prospect\`, \`customer\`, \`former\`; \`owner\` someone who may see the CRM for the company, or null; \`domains\` replaces the whole list. Companies are created and archived in the browser, and \`customer\` and billing details are an administrator’s: they cannot be changed here. Answers the company. Needs Edit the CRM for the company.`,
+  params: CompanyParams,
+  body: UpdateCompanyBody,
+  response: Company,
+  errors: ['not_found', 'forbidden', 'invalid'],
+  handler: (ctx, input) => updateCompany(ctx, input.id, input),
+});
+
 export const crmOperations = [
   searchContactsOperation,
   getContactOperation,
@@ -120,4 +173,7 @@ export const crmOperations = [
   updateContactOperation,
   addContactEmailOperation,
   addContactPhoneOperation,
+  searchCompaniesOperation,
+  getCompanyOperation,
+  updateCompanyOperation,
 ];
