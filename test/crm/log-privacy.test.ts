@@ -46,6 +46,13 @@ describe('4.7 nothing about a contact is written to the server’s log', () => {
     expect((await callTool(service, t.sam, 'search_contacts', { q: NAME })).isError).toBe(false);
     expect((await callTool(service, t.sam, 'add_contact_email', { id, address: EMAIL })).isError).toBe(true);
 
+    // interactions: subjects and bodies, a refused one, a follow-up completed
+    const task = await api.logInteraction(t.sam, { kind: 'task', subject: SUBJECT, body: BODY, contact: id, due_at: '2026-05-01T10:00:00Z' });
+    expect(task.status, task.text).toBe(201);
+    expect((await api.logInteraction(t.sam, { kind: 'note', subject: SUBJECT, body: BODY, company: 'Globex Corporation', contact: id })).status).toBe(422);
+    expect((await api.listInteractions(t.sam, { contact: id })).status).toBe(200);
+    expect((await callTool(service, t.sam, 'complete_follow_up', { id: task.body.id })).isError).toBe(false);
+
     expect(log.lines.length).toBeGreaterThan(10);
     const leaks = log.lines.filter((line) => SECRETS.some((secret) => line.toLowerCase().includes(secret.toLowerCase())));
     expect(leaks).toEqual([]);

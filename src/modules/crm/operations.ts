@@ -2,6 +2,8 @@ import { defineOperation } from '../../core/operation.ts';
 import { searchContacts, getContact } from './contacts-read.ts';
 import { getCompany, searchCompanies, updateCompany } from './companies.ts';
 import { addContactEmail, addContactPhone, createContact, updateContact } from './contacts.ts';
+import { completeFollowUp, listFollowUps } from './follow-ups.ts';
+import { listInteractions, logInteraction } from './interactions.ts';
 import {
   AddEmailBody,
   AddPhoneBody,
@@ -13,6 +15,12 @@ import {
   ContactList,
   ContactParams,
   CreateContactBody,
+  FollowUpList,
+  Interaction,
+  InteractionList,
+  InteractionParams,
+  ListInteractionsQuery,
+  LogInteractionBody,
   SearchCompaniesQuery,
   SearchContactsQuery,
   UpdateCompanyBody,
@@ -166,6 +174,66 @@ export const updateCompanyOperation = defineOperation({
   handler: (ctx, input) => updateCompany(ctx, input.id, input),
 });
 
+export const listInteractionsOperation = defineOperation({
+  name: 'list_interactions',
+  tool: 'list_interactions',
+  method: 'GET',
+  path: '/interactions',
+  module: 'crm',
+  access: 'read',
+  summary: 'List the interactions with a contact, a company or about a ticket; latest first',
+  description: `Lists notes, calls, meetings, emails and tasks, latest first, paged by \`limit\` (up to 100) and \`offset\`. Name exactly one of \`contact\` (id), \`company\` (id or name) or \`ticket\` (key, such as a deal \`SALES-12\`); \`kind\` narrows it. Interactions about a ticket are listed only if you may see the ticket. ${SEE}`,
+  query: ListInteractionsQuery,
+  response: InteractionList,
+  errors: ['not_found', 'forbidden', 'invalid'],
+  handler: (ctx, input) => listInteractions(ctx, input),
+});
+
+export const logInteractionOperation = defineOperation({
+  name: 'log_interaction',
+  tool: 'log_interaction',
+  method: 'POST',
+  path: '/interactions',
+  module: 'crm',
+  access: 'write',
+  summary: 'Log a note, call, meeting or task (a follow-up) with a contact, a company or about a ticket',
+  description: `Records an interaction. \`kind\` is \`note\`, \`call\`, \`meeting\` or \`task\` (emails arrive by mail, never typed in); \`subject\` up to 255 characters; \`body\` in Markdown. Name at least one of \`contact\` (id), \`company\` (name or id) and \`ticket\` (key). With a company or a deal, \`contact\` must be one of that company’s contacts or one of the deal’s people you may edit; a contact’s company is linked automatically. \`occurred_at\` is ISO 8601 with an offset, or a local \`YYYY-MM-DDTHH:MM\` with \`timezone\` (IANA, such as Europe/Berlin); now when left out; a call or meeting ahead of now is planned. \`duration\` like \`30m\` or \`1h 15m\`. A task takes \`due_at\` (written as occurred_at) and \`assignee\` (\`me\` when left out), who is reminded when it comes due; list_follow_ups shows open ones and complete_follow_up closes one. Needs Edit the CRM for the company concerned.`,
+  body: LogInteractionBody,
+  response: Interaction,
+  status: 201,
+  errors: ['not_found', 'forbidden', 'invalid', 'invalid_duration'],
+  handler: (ctx, input) => logInteraction(ctx, input),
+});
+
+export const completeFollowUpOperation = defineOperation({
+  name: 'complete_follow_up',
+  tool: 'complete_follow_up',
+  method: 'POST',
+  path: '/interactions/:id/complete',
+  module: 'crm',
+  access: 'write',
+  idempotent: true,
+  summary: 'Complete a follow-up (an interaction of kind task): done_at becomes now',
+  description: 'Marks an open follow-up done (done_at set to now) and drops its reminder; one already done is answered unchanged. Only tasks are completed. May be done by its assignee, its author, or whoever manages the CRM (crm:manage) for its company.',
+  params: InteractionParams,
+  response: Interaction,
+  errors: ['not_found', 'forbidden', 'invalid'],
+  handler: (ctx, input) => completeFollowUp(ctx, input.id),
+});
+
+export const listFollowUpsOperation = defineOperation({
+  name: 'list_follow_ups',
+  tool: 'list_follow_ups',
+  method: 'GET',
+  path: '/follow-ups',
+  module: 'crm',
+  access: 'read',
+  summary: 'Your open follow-ups: soonest due first, those with no due moment last',
+  description: 'Lists the open follow-ups (tasks not done) assigned to you, soonest due first and those with no due moment last; complete one with complete_follow_up. Empty if the CRM is closed to you.',
+  response: FollowUpList,
+  handler: (ctx) => listFollowUps(ctx),
+});
+
 export const crmOperations = [
   searchContactsOperation,
   getContactOperation,
@@ -176,4 +244,8 @@ export const crmOperations = [
   searchCompaniesOperation,
   getCompanyOperation,
   updateCompanyOperation,
+  listInteractionsOperation,
+  logInteractionOperation,
+  completeFollowUpOperation,
+  listFollowUpsOperation,
 ];
