@@ -18,7 +18,7 @@ let ben: string;
 
 beforeAll(async () => {
   ({ service, t, api } = await startCrm({ now: () => NOW }));
-  [anna, gina, nora, ben] = await Promise.all(['Anna Becker', 'Gina Global', 'Nora Nobody', 'Ben Graf'].map((name) => contactId(service, name)));
+  [anna, gina, nora, ben] = (await Promise.all(['Anna Becker', 'Gina Global', 'Nora Nobody', 'Ben Graf'].map((name) => contactId(service, name)))) as [string, string, string, string];
 });
 afterAll(() => service?.close());
 
