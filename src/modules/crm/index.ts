@@ -1,5 +1,6 @@
 import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { ticketDealHook } from './deals.ts';
 import { crmOperations } from './operations.ts';
 import { crmSection } from './workspace-section.ts';
 
@@ -11,4 +12,5 @@ export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'crm',
   operations: crmOperations,
   workspaceSections: [crmSection],
+  hooks: { ticketDeal: ticketDealHook },
 };
