@@ -14,3 +14,6 @@ export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
   workspaceSections: [crmSection],
   hooks: { ticketDeal: ticketDealHook },
 };
+
+// Whether the CRM is open to a member at all (the MCP server's instructions name its tools only then).
+export { crmOpenTo } from './policy.ts';

@@ -1,7 +1,8 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden } from '../../core/errors.ts';
 import { READ_ONLY_PERMISSIONS, type Permission } from '../../policy/permissions.ts';
+import type { DB } from '../../storage/schema.ts';
 import { crmGrantRows } from './repo.ts';
 
 /**
@@ -125,4 +126,15 @@ export async function requireCrm(ctx: Context, action: CrmAction, company: CrmTa
   const scope = company ? `for ${company.name}` : 'for records with no company';
   const needs = company ? `${rule.needs} for that company or the whole CRM` : `${rule.needs} for the whole CRM`;
   throw forbidden(`You may not ${doing} ${scope} (needs ${needs})`);
+}
+
+/**
+ * Whether the CRM is open to a member at all (an administrator, or any CRM role): what the MCP
+ * instructions ask before naming the CRM tools (spec 4.8). A read token keeps crm:view, which
+ * every CRM role includes, so the token's access does not change the answer.
+ */
+export async function crmOpenTo(db: Kysely<DB>, member: { memberId: string; isAdmin: boolean }): Promise<boolean> {
+  if (member.isAdmin) return true;
+  const rows = await crmGrantRows(db, member.memberId);
+  return rows.some((row) => row.permissions.some((p) => (CRM_PERMISSIONS as readonly string[]).includes(p)));
 }
