@@ -4,6 +4,7 @@ import type { WorkspaceSectionHandler } from '../workspace/context.ts';
 import { WorkspaceEngine } from '../workspace/engine.ts';
 import { PLATFORM_SECTIONS } from '../workspace/sections.ts';
 import { boardsModule } from './boards/index.ts';
+import { crmModule } from './crm/index.ts';
 import { helpdeskModule } from './helpdesk/index.ts';
 import { knowledgeModule } from './knowledge/index.ts';
 import { meModule } from './me/index.ts';
@@ -25,6 +26,7 @@ export const modules: readonly ModuleDefinition<WorkspaceSectionHandler>[] = [
   boardsModule,
   knowledgeModule,
   timeModule,
+  crmModule,
 ];
 
 export const registry = createRegistry(modules.flatMap((m) => m.operations));

@@ -9,6 +9,7 @@ import * as accessIndexes from './0010-access-indexes.ts';
 import * as notifications from './0011-notifications.ts';
 import * as knowledge from './0012-knowledge.ts';
 import * as time from './0013-time.ts';
+import * as crm from './0014-crm.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0011-notifications': notifications,
   '0012-knowledge': knowledge,
   '0013-time': time,
+  '0014-crm': crm,
 };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../core/execute.ts';
 import type { WorkspaceSettings } from '../../core/settings.ts';
-import { Ability } from '../../policy/ability.ts';
+import { crmOpenTo } from '../../modules/crm/index.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { ToolEntry } from './tools.ts';
 
@@ -15,21 +15,6 @@ export function codeHostingIntegrationEnabled(_settings: WorkspaceSettings): boo
 
 /** Whether the integration acts on `#comment` / `#<transition>` commit commands; false until it exists. */
 export function commitCommandsEnabled(_settings: WorkspaceSettings): boolean {
-  return false;
-}
-
-/** "See the CRM" (spec 4.7): administrators, and members whose roles grant crm:view somewhere. */
-async function maySeeCrm(db: Kysely<DB>, principal: Principal): Promise<boolean> {
-  const ability = new Ability(db, {
-    memberId: principal.actor.memberId,
-    isAdmin: principal.actor.isAdmin,
-    access: principal.agent.access,
-  });
-  if (ability.isAdmin) return true;
-  const projects = await db.selectFrom('projects').select('id').execute();
-  for (const project of projects) {
-    if (await ability.can('crm:view', project.id)) return true;
-  }
   return false;
 }
 
@@ -74,11 +59,17 @@ export async function buildInstructions(
   if (!write) sections.push('', 'This connection can only read: tools that change things are not offered.');
 
   const crmTools = offered.filter((entry) => entry.op.module === 'crm');
-  if (crmTools.length && (await maySeeCrm(db, principal))) {
+  // "See the CRM" (spec 4.7, 4.8): CRM roles are held in the CRM (the whole of it or some companies), not in projects
+  if (crmTools.length && (await crmOpenTo(db, { memberId: principal.actor.memberId, isAdmin: principal.actor.isAdmin }))) {
     const reading = crmTools.filter((entry) => entry.op.access === 'read');
     const writing = crmTools.filter((entry) => entry.op.access === 'write');
     sections.push('', '## CRM', `Contacts, companies and interactions: ${list(reading)}.`);
     if (writing.length) sections.push(`To record or change them: ${list(writing)}.`);
+    if (crmTools.some((entry) => entry.op.name === 'get_company')) {
+      sections.push(
+        'Deals are tickets of a `sales` project: find, read and change them with the ticket tools (a deal’s company is `company` on create and update), a board card move moves one along the pipeline; losing one is the transition Lost with `fields: {lost_reason: …}`.',
+      );
+    }
   }
 
   if (offered.some((entry) => entry.op.name === 'list_request_types')) {

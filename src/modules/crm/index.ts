@@ -1,0 +1,19 @@
+import type { ModuleDefinition } from '../../core/module.ts';
+import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { ticketDealHook } from './deals.ts';
+import { crmOperations } from './operations.ts';
+import { crmSection } from './workspace-section.ts';
+
+/**
+ * The CRM module's door (spec 2.9, 4.7): contacts, companies, interactions and follow-ups, and
+ * the CRM side of deals (tickets of sales projects) through the tickets' `ticketDeal` hook.
+ */
+export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
+  name: 'crm',
+  operations: crmOperations,
+  workspaceSections: [crmSection],
+  hooks: { ticketDeal: ticketDealHook },
+};
+
+// Whether the CRM is open to a member at all (the MCP server's instructions name its tools only then).
+export { crmOpenTo } from './policy.ts';

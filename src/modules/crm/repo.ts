@@ -1,0 +1,49 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../storage/schema.ts';
+
+/** One CRM role a member holds (directly or through a group): where (null: the whole CRM) and what its role grants. */
+export interface CrmGrantRow {
+  company_id: string | null;
+  permissions: string[];
+}
+
+/** Every CRM role the member holds, in one round trip. */
+export async function crmGrantRows(db: Kysely<DB>, memberId: string): Promise<CrmGrantRow[]> {
+  const { rows } = await sql<CrmGrantRow>`
+    select cr.company_id, r.permissions
+    from crm_roles cr join roles r on r.id = cr.role_id
+    where cr.member_id = ${memberId}
+       or cr.group_id in (select group_id from group_members where member_id = ${memberId})
+  `.execute(db);
+  return rows;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a string is a UUID (ids in paths and arguments; anything else names nothing). */
+export const isUuid = (value: string): boolean => UUID.test(value.trim());
+
+/** Words and their beginnings (`word:*`), all required, as the search documents split them (crm_words); null: no words. */
+export function prefixQuery(text: string): string | null {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
+}
+
+/** Serializes writes that claim one email address, so two contacts never both get it (the unique index is the last guard). */
+export async function lockAddress(db: Kysely<DB>, address: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(7245014, hashtext(${address.trim().toLowerCase()}))`.execute(db);
+}
+
+/** Active members who may see the CRM for a company (null: records with no company), administrators included, by name. */
+export async function crmMembers(db: Kysely<DB>, companyId: string | null): Promise<{ id: string; name: string }[]> {
+  const { rows } = await sql<{ id: string; name: string }>`
+    select m.id, m.display_name as name from members m
+    where m.active and (m.is_admin or exists (
+      select 1 from crm_roles cr join roles r on r.id = cr.role_id
+      where (cr.member_id = m.id or cr.group_id in (select gm.group_id from group_members gm where gm.member_id = m.id))
+        and (cr.company_id is null ${companyId === null ? sql`` : sql`or cr.company_id = ${companyId}`})
+        and r.permissions && array['crm:view', 'crm:edit', 'crm:manage']::text[]))
+    order by m.display_name, m.id
+  `.execute(db);
+  return rows;
+}

@@ -1,0 +1,46 @@
+import type { Context } from '../../core/context.ts';
+import { invalid, notFound } from '../../core/errors.ts';
+import { candidateList, normalizeName } from '../../core/names.ts';
+import { resolvePerson } from '../../core/people.ts';
+import type { Person } from '../../core/shapes.ts';
+import { companyNamesLike, findCompany, type CompanyRow } from './companies-repo.ts';
+import { companyVisibleSql, type CrmAccess } from './policy.ts';
+import { crmMembers, isUuid } from './repo.ts';
+
+/**
+ * Naming CRM records in requests. A company is named by its name or id among those the member
+ * may see (a miss is 422 listing up to 25 names, spec 2.1; in a path it is 404). People put on a
+ * record (owner, assignee) must be members who may see the CRM for its company.
+ */
+
+/** A company the member may see, for a field of a request: by id or name; 422 `invalid` on `pointer` when none. */
+export async function resolveCompany(ctx: Context, access: CrmAccess, given: string, pointer: string, options: { archived: boolean } = { archived: true }): Promise<CompanyRow> {
+  const visible = companyVisibleSql(access, 'c.id');
+  const found = await findCompany(ctx.db, given, isUuid(given), visible);
+  if (found && (options.archived || !found.archived)) return found;
+  if (found) throw invalid(pointer, `${found.name} is archived; archived companies take no new contacts or deals`);
+  const { names, total } = await companyNamesLike(ctx.db, given, visible);
+  const more = total > names.length ? ` (and ${total - names.length} more)` : '';
+  throw invalid(pointer, `no company "${given.trim()}"; companies are ${candidateList(given, names)}${more}`);
+}
+
+/** A company named in a path (GET and PATCH /companies/{id}): by id or name; 404 when the member may not see it. */
+export async function loadCompany(ctx: Context, access: CrmAccess, given: string): Promise<CompanyRow> {
+  const found = await findCompany(ctx.db, given, isUuid(given), companyVisibleSql(access, 'c.id'));
+  if (!found) throw notFound(`Company ${given.trim()}`);
+  return found;
+}
+
+const forCompany = (company: { name: string } | null) => (company ? ` for ${company.name}` : ' for records with no company');
+
+/**
+ * A member to put on a CRM record (owner, assignee): `me`, a display name or an id, who may see
+ * the CRM for the record's company — a reminder or an owner nobody can open helps no one.
+ */
+export async function resolveCrmMember(ctx: Context, given: string, company: { id: string; name: string } | null, pointer: string): Promise<Person> {
+  if (normalizeName(given) === 'me') return { id: ctx.actor.memberId, name: ctx.actor.name };
+  const person = await resolvePerson(ctx, given, pointer);
+  const allowed = await crmMembers(ctx.db, company?.id ?? null);
+  if (allowed.some((m) => m.id === person.id)) return person;
+  throw invalid(pointer, `${person.name} may not see the CRM${forCompany(company)}; people who may are ${candidateList(given, allowed.map((m) => m.name))}`);
+}
