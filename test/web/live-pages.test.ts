@@ -77,13 +77,16 @@ describe('live pages: an open ticket page shows a change made elsewhere, without
   });
 });
 
-describe('live pages: an open board shows a card another member moved', () => {
+describe('live pages: an open board shows a card another member moved through MCP', () => {
   it('moves the card to its new column on the open page', async () => {
     const created = await api(dev2, 'POST', '/tickets', { project: 'CORE', summary: 'Card that moves' });
     const page = await openLoggedIn('/boards/1');
     const column = () => page.evaluate((key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent ?? null, created.json.key as string);
     expect(await column()).toContain('Waiting');
-    expect((await api(lee, 'POST', `/tickets/${created.json.key}/transitions`, { transition: 'Start' })).status).toBe(200);
+    // through MCP, as an agent would
+    const { postMcp, request } = await import('../mcp/mcp-client.ts');
+    const moved = await postMcp(service, request('tools/call', { name: 'transition_ticket', arguments: { key: created.json.key, transition: 'Start' } }), { token: lee });
+    expect(moved.body.result.isError).toBe(false);
     await page.waitForFunction((key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent?.includes('Doing'), created.json.key as string, { timeout: 15_000 });
     expect(await stayedOpen(page)).toBe(true);
     await page.close();

@@ -90,7 +90,8 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
           raw.write(`event: unread\ndata: ${count}\n\n`);
           if (interest === null) raw.write(`event: change\ndata: notifications\n\n`);
         }
-        if (interest?.(event)) raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key: event.ticket?.key ?? null })}\n\n`);
+        // a board's change names no ticket: it may be one behind a security level the member is not in
+        if (interest?.(event)) raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key: topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null })}\n\n`);
       }).catch((error: unknown) => request.log.warn({ err: error }, 'a live event could not be checked'));
     };
     const heartbeat = setInterval(() => raw.write(': still here\n\n'), HEARTBEAT_MS);
