@@ -8,6 +8,7 @@ import * as searchWords from './0009-search-words.ts';
 import * as accessIndexes from './0010-access-indexes.ts';
 import * as notifications from './0011-notifications.ts';
 import * as time from './0013-time.ts';
+import * as pageFlashes from './0015-page-flashes.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0010-access-indexes': accessIndexes,
   '0011-notifications': notifications,
   '0013-time': time,
+  '0015-page-flashes': pageFlashes,
 };
