@@ -38,7 +38,6 @@ async function oauthApi(app: FastifyInstance, options: OAuthOptions): Promise<vo
     const oauthError = toOAuthError(error, request.log);
     return reply.code(oauthError.status).headers(oauthError.headers).header('Cache-Control', 'no-store').send(oauthErrorBody(oauthError));
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found', error_description: 'No such endpoint' }));
   const tokenLimiter = new AddressLimiter(options.tokenRequestsPerMinute ?? 60, 60_000);
   const registrationLimiter = new AddressLimiter(options.registrationsPerHour ?? 30, 3600_000);
   metadataRoute(app, options.publicUrl);

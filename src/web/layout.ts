@@ -18,6 +18,25 @@ button.secondary{background:#fff;color:#3050b0}
 .count{display:inline-block;min-width:1.2em;padding:0 .35em;border-radius:1em;background:#d03a3a;color:#fff;font-size:.8em;text-align:center;text-decoration:none}
 tr.unread td{font-weight:600}.inline{display:inline;margin:0}
 pre.text{white-space:pre-wrap;font:inherit;background:#f6f7f9;padding:.6rem;border-radius:6px}
+header .home{color:#fff;font-weight:700;text-decoration:none}
+h1,h2,td,th,li,p,dd{overflow-wrap:anywhere}
+.rich{overflow-wrap:anywhere}.rich pre{overflow-x:auto;background:#f6f7f9;padding:.6rem;border-radius:6px}.rich code{background:#f0f1f4;padding:0 .2em;border-radius:3px}.rich pre code{background:none;padding:0}
+.rich table{width:auto}.rich blockquote{margin:0 0 0 .4rem;padding-left:.8rem;border-left:3px solid #d8dce3;color:#5a6270}.rich img{max-width:100%}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}.facts dt{font-weight:600}.facts dd{margin:0}
+.comment,.worklog{border-top:1px solid #e4e7ec;padding-top:.4rem;margin-top:.4rem}
+.board{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(13rem,1fr);gap:.8rem;overflow-x:auto;align-items:start;padding-bottom:.4rem}
+.board .column{margin:0;min-width:0}.board .column h2{font-size:1.05rem;margin-top:0}.board ul{list-style:none;margin:0;padding:0}
+.board-card{background:#f6f7f9;border:1px solid #e4e7ec;border-radius:6px;padding:.4rem .5rem;margin-bottom:.4rem}
+.sprints{display:flex;flex-wrap:wrap;gap:.4rem .8rem;margin:.4rem 0 0;padding:0;list-style:none}.sprints [aria-current]{font-weight:700}
+.tickets{list-style:none;padding:0;margin:0}.tickets li{padding:.3rem 0;border-bottom:1px solid #e4e7ec}
+.change{display:block}.on{color:#1d7a3a}.off{color:#a01010}
+@media (max-width:40rem){
+main{padding:0 .6rem;margin:1rem auto}.card{padding:.8rem}
+table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid #d8dce3;padding:.3rem 0}
+table.stack td{display:block;border:0;padding:.15rem 0}table.stack td:first-child{font-weight:600}
+#tokens td:nth-child(2)::before,#connections td:nth-child(2)::before{content:"Access: "}#tokens td:nth-child(3)::before{content:"Expires: "}
+#connections td:nth-child(3)::before{content:"Connected: "}#tokens td:nth-child(4)::before,#connections td:nth-child(4)::before{content:"Last used: "}
+}
 `;
 
 /**
@@ -83,14 +102,15 @@ export interface Viewer {
  */
 export type LiveTopic = `ticket:${string}` | `board:${number}` | 'notifications' | 'me';
 
-export function layout(title: string, body: Html, viewer?: Viewer, live: LiveTopic = 'me'): string {
+/** `live: null`: a page that runs no script at all (the OAuth consent page, where nothing may act for the member). */
+export function layout(title: string, body: Html, viewer?: Viewer, live: LiveTopic | null = 'me'): string {
   const nav = viewer
-    ? html`<header><strong>Atrium</strong><a href="/notifications">Notifications <span id="unread-count" class="count"${viewer.unread ? '' : new Html(' hidden')}>${String(viewer.unread)}</span></a><a href="/agents">AI agents</a><a href="/agents/activity">What my agents did</a>${
+    ? html`<header><a class="home" href="/">Atrium</a><a href="/notifications">Notifications <span id="unread-count" class="count"${viewer.unread ? '' : new Html(' hidden')}>${String(viewer.unread)}</span></a><a href="/agents">AI agents</a><a href="/agents/activity">What my agents did</a>${
         viewer.isAdmin ? html`<a href="/admin/settings">Settings</a><a href="/admin/audit">Audit log</a>` : ''
       }<form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.logoutCsrf}"><span>${viewer.name}</span> <button type="submit">Log out</button></form></header>`
     : html`<header><strong>Atrium</strong></header>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · Atrium</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${new Html(STYLESHEET)}</style></head>
-<body${viewer ? html` data-events="${live}"` : ''}>${nav}<main>${body}</main>${viewer ? html`<script>${new Html(LIVE_SCRIPT)}</script>` : ''}</body></html>`.value;
+<body${viewer && live ? html` data-events="${live}"` : ''}>${nav}<main>${body}</main>${viewer && live ? html`<script>${new Html(LIVE_SCRIPT)}</script>` : ''}</body></html>`.value;
 }

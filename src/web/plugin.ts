@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { errorHandler, notFoundHandler } from './fallbacks.ts';
 import { FAVICON } from './layout.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { activityRoutes } from './pages/activity.ts';
@@ -11,25 +12,26 @@ import { boardRoutes } from './pages/board.ts';
 import { browseRoutes, watchRoutes } from './pages/browse.ts';
 import { eventRoutes } from './pages/events.ts';
 import { knowledgeTrashRoutes } from './pages/knowledge-trash.ts';
+import { homeRoutes } from './pages/home.ts';
 import { loginRoutes } from './pages/login.ts';
 import { notificationRoutes } from './pages/notifications.ts';
-import { errorPage } from './respond.ts';
+import { personRoutes } from './pages/person.ts';
+import { projectRoutes } from './pages/project.ts';
 import { addPageHeaders } from './security-headers.ts';
-import { currentSession, type PagesDeps } from './session.ts';
+import type { PagesDeps } from './session.ts';
 
-/** The browser pages: log in and out, AI agents, what my agents did, settings, audit log, tickets, boards, notifications and their live updates. Cookies live only here. */
+/** The browser pages: log in and out, home, projects, people, AI agents, what my agents did, settings, audit log, tickets, boards, notifications and their live updates. Cookies live only here. */
 export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<void> {
   await app.register(cookie);
   await app.register(formbody);
   addPageHeaders(app);
-  app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: error }, 'unexpected error on a page');
-    return errorPage(reply, 500, `Something went wrong on our side; quote request id ${request.id} when reporting it.`);
-  });
+  app.setErrorHandler(errorHandler);
   const icon = (_request: unknown, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
   app.get('/favicon.svg', icon);
   app.get('/favicon.ico', icon);
-  app.get('/', async (request, reply) => reply.redirect((await currentSession(request, deps)) ? '/agents' : '/login', 303));
+  // every unknown path but /api/v1's (the OAuth server's machine paths included): a page for a browser, JSON otherwise
+  app.setNotFoundHandler(notFoundHandler(deps));
+  homeRoutes(app, deps);
   loginRoutes(app, deps, new LoginThrottle());
   agentsRoutes(app, deps);
   activityRoutes(app, deps);
@@ -38,6 +40,8 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   browseRoutes(app, deps);
   watchRoutes(app, deps);
   boardRoutes(app, deps);
+  projectRoutes(app, deps);
+  personRoutes(app, deps);
   notificationRoutes(app, deps);
   knowledgeTrashRoutes(app, deps);
   eventRoutes(app, deps);

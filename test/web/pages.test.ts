@@ -32,11 +32,13 @@ function expectPageHeaders(page: { headers: Record<string, unknown> }) {
 }
 
 describe('pages: log in', () => {
-  it('GET / sends a stranger to /login and a member to /agents', async () => {
+  it('GET / sends a stranger to /login and shows a member their home page', async () => {
     const stranger = new Browser(service);
     expect((await stranger.get('/')).location).toBe('/login');
     const member = await loggedIn(service);
-    expect((await member.get('/')).location).toBe('/agents');
+    const home = await member.get('/');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('href="/projects/CORE"');
   });
 
   it('UI-2: the log-in POST needs the CSRF token of this browser', async () => {
@@ -69,7 +71,7 @@ describe('pages: log in', () => {
     const browser = new Browser(service);
     const page = await browser.get(`/login?return_to=${encodeURIComponent(target)}`);
     const answer = await browser.post('/login', { ...formFields(page.text, '/login'), email: 'lee@example.com', password: 'lee-password' });
-    expect(answer.location).toBe('/agents');
+    expect(answer.location).toBe('/');
   });
 
   it('refuses a wrong password with 401 and slows an account after five failures', async () => {
@@ -129,8 +131,10 @@ describe('pages: AI agents (spec 5.1)', () => {
   it('creates a personal token shown once, lists it, and revokes it at once', async () => {
     const browser = await loggedIn(service);
     const page = await browser.get('/agents');
-    const created = await browser.post('/agents/tokens', { ...formFields(page.text, '/agents/tokens'), name: 'Nightly <bot>', access: 'read', lifetime: '90' });
-    expect(created.status).toBe(200);
+    const posted = await browser.post('/agents/tokens', { ...formFields(page.text, '/agents/tokens'), name: 'Nightly <bot>', access: 'read', lifetime: '90' });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe('/agents');
+    const created = await browser.get('/agents');
     const secret = /id="new-token">(svc_pat_[A-Za-z0-9_-]{43})</.exec(created.text)?.[1];
     expect(secret).toBeDefined();
     expect(created.text).toContain('Nightly &lt;bot&gt;');
@@ -207,14 +211,15 @@ describe("pages: the administrator's settings", () => {
     const page = await browser.get('/admin/settings');
     const fields = formFields(page.text, '/admin/settings');
     expect((await browser.post('/admin/settings', { rest_api: 'on' })).status).toBe(403);
-    const saved = await browser.post('/admin/settings', { ...fields, rest_api: 'on', boards: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on' });
+    const saved = await browser.post('/admin/settings', { ...fields, rest_api: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' });
     expect(saved.status).toBe(303);
     const settings = await readSettings(service.db);
     expect(settings.mcp).toBe(false);
-    expect(settings.modules.crm).toBe(false);
+    expect(settings.modules.boards).toBe(false);
     expect(settings.restApi).toBe(true);
     await browser.post('/admin/settings', { ...fields, rest_api: 'on', mcp: 'on', boards: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' });
     expect((await readSettings(service.db)).mcp).toBe(true);
+    expect((await readSettings(service.db)).modules.boards).toBe(true);
   });
 
   it('writes each switch it turns to the audit log under the administrator, shown on /admin/audit', async () => {

@@ -10,5 +10,7 @@ export const boardsModule: ModuleDefinition<WorkspaceSectionHandler> = {
   workspaceSections: [boardsSection],
 };
 
-export { getBoard } from './board-view.ts';
-export { BoardDetail } from './schemas.ts';
+export { getBoard, listBoards } from './board-view.ts';
+// the pages' sprint links on a board (the same reads as GET /boards and GET /boards/{n}/sprints)
+export { listSprints } from './sprints.ts';
+export { Board, BoardDetail, SprintList } from './schemas.ts';

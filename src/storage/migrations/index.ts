@@ -10,6 +10,7 @@ import * as notifications from './0011-notifications.ts';
 import * as knowledge from './0012-knowledge.ts';
 import * as time from './0013-time.ts';
 import * as crm from './0014-crm.ts';
+import * as pageFlashes from './0015-page-flashes.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0012-knowledge': knowledge,
   '0013-time': time,
   '0014-crm': crm,
+  '0015-page-flashes': pageFlashes,
 };

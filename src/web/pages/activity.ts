@@ -1,21 +1,60 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Context } from '../../core/context.ts';
 import { toTimestamp } from '../../core/time.ts';
+import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
-import { html } from '../html.ts';
+import { describeChanges } from '../changes.ts';
+import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
+import { ticketLink } from '../links.ts';
+import { readContext } from '../read-context.ts';
 import { sendPage, viewerOf } from '../respond.ts';
 import type { WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
 
 const SHOWN = 200;
 
-function describeChanges(changes: HistoryChange[]): string {
-  return changes.map((change) => change.field).join(', ');
+const KIND_WORDS: Record<string, string> = {
+  created: 'created',
+  updated: 'changed',
+  fields: 'changed fields of',
+  transitioned: 'moved',
+  commented: 'commented on',
+  assigned: 'assigned',
+  worklog: 'logged work on',
+  sprint: 'moved to another sprint',
+  ranked: 're-ranked',
+};
+
+interface Row {
+  at: string;
+  via: string | null;
+  what: Html | string;
+  changes: Html | string;
+}
+
+/** Keys of the tickets among `ids` the member can see now (the visibility rule of GET /tickets, in SQL). */
+async function visibleKeys(ctx: Context, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const scope = await ticketScope(ctx);
+  const { rows } = await sql<{ id: string; key: string }>`
+    select t.id, t.key from tickets t where t.id = any(${[...ids]}::uuid[]) and ${visibleTicketSql(scope)}
+  `.execute(ctx.db);
+  return new Map(rows.map((row) => [row.id, row.key]));
+}
+
+function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[]): Row {
+  // a ticket the member can no longer see keeps its key and its values to itself
+  if (!key) return { at, via, what: html`${KIND_WORDS[kind] ?? kind} <span class="muted">a ticket you cannot see now</span>`, changes: '' };
+  const shown = kind === 'created' ? changes.filter((c) => c.field !== 'key') : changes;
+  return { at, via, what: html`${KIND_WORDS[kind] ?? kind} ${ticketLink(key)}`, changes: describeChanges(shown) };
 }
 
 /**
  * "What my agents did": the member's recent changes made through tokens, newest first, each with
- * the name of the token or application that made it (history's `via`).
+ * the name of the token or application that made it (history's `via`), the ticket it touched (a
+ * link) and the values that changed.
  */
 export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/agents/activity', async (request, reply) => {
@@ -25,7 +64,7 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
     const [history, audit] = await Promise.all([
       deps.db
         .selectFrom('history')
-        .select(['at', 'entity_type', 'kind', 'via', 'changes'])
+        .select(['at', 'entity_type', 'entity_id', 'kind', 'via', 'changes'])
         .where('actor_id', '=', session.memberId)
         .where('via', 'is not', null)
         .orderBy('at', 'desc')
@@ -40,9 +79,15 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
         .limit(SHOWN)
         .execute(),
     ]);
-    const rows = [
-      ...history.map((row) => ({ at: row.at, via: row.via, what: `${row.entity_type} ${row.kind}`, changes: row.changes })),
-      ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: row.changes })),
+    const ctx = await readContext(deps, session, request.id, request.log);
+    const keys = await visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]);
+    const rows: Row[] = [
+      ...history.map((row) =>
+        row.entity_type === 'ticket'
+          ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes)
+          : { at: row.at, via: row.via, what: `${row.entity_type} ${row.kind}`, changes: describeChanges(row.changes) },
+      ),
+      ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) })),
     ]
       .sort((a, b) => toTimestamp(b.at).localeCompare(toTimestamp(a.at)))
       .slice(0, SHOWN);
@@ -51,9 +96,9 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
 ${
   rows.length === 0
     ? html`<p id="no-activity">Your agents have not changed anything yet.</p>`
-    : html`<table id="activity"><thead><tr><th>When</th><th>Agent</th><th>What</th><th>Changed</th></tr></thead><tbody>${rows.map(
+    : html`<table id="activity" class="stack"><thead><tr><th>When</th><th>Agent</th><th>What</th><th>Changed</th></tr></thead><tbody>${rows.map(
         (row) =>
-          html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td class="agent">${row.via}</td><td>${row.what}</td><td>${describeChanges(row.changes)}</td></tr>`,
+          html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td class="agent">${row.via}</td><td class="what">${row.what}</td><td class="changed">${row.changes}</td></tr>`,
       )}</tbody></table>`
 }</div>`;
     return sendPage(reply, layout('What my agents did', body, viewerOf(session)));

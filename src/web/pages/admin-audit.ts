@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toTimestamp } from '../../core/time.ts';
+import { describeChanges } from '../changes.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
@@ -31,9 +32,9 @@ export function adminAuditRoutes(app: FastifyInstance, deps: WebDeps): void {
 ${
   rows.length === 0
     ? html`<p id="no-audit">Nothing has been changed yet.</p>`
-    : html`<table id="audit"><thead><tr><th>When</th><th>Member</th><th>Agent</th><th>What</th><th>Target</th><th>Changed</th></tr></thead><tbody>${rows.map(
+    : html`<table id="audit" class="stack"><thead><tr><th>When</th><th>Member</th><th>Agent</th><th>What</th><th>Target</th><th>Changed</th></tr></thead><tbody>${rows.map(
         (row) =>
-          html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td>${row.actor ?? '—'}</td><td class="agent">${row.via ?? '—'}</td><td>${row.action}</td><td>${row.target}</td><td>${row.changes.map((change) => change.field).join(', ')}</td></tr>`,
+          html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td>${row.actor ?? '—'}</td><td class="agent">${row.via ?? '—'}</td><td>${row.action}</td><td>${row.target}</td><td class="changed">${describeChanges(row.changes, true)}</td></tr>`,
       )}</tbody></table>`
 }
 </div>`;

@@ -8,10 +8,12 @@ import {
   SETTING_SWITCHES,
   switchAuditEntry,
   type SettingSwitch,
+  type SwitchableModule,
   type WorkspaceSettings,
 } from '../../core/settings.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
+import { builtModules } from '../module-availability.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { csrfMatches, csrfToken, foreignOrigin } from '../session.ts';
 import type { WebDeps } from '../session.ts';
@@ -29,6 +31,11 @@ function isOn(settings: WorkspaceSettings, name: SettingSwitch): boolean {
   return settings.modules[name];
 }
 
+/** The ways in are always there; a module's switch only once the module is built. */
+function offered(name: SettingSwitch, built: ReadonlySet<SwitchableModule>): boolean {
+  return name === 'rest_api' || name === 'mcp' || built.has(name);
+}
+
 /** The administrator's settings page: the same switches the CLI turns. */
 export function adminSettingsRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/admin/settings', async (request, reply) => {
@@ -36,14 +43,18 @@ export function adminSettingsRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!session) return reply;
     if (!session.isAdmin) return errorPage(reply, 403, 'Only administrators can change the workspace settings.', viewerOf(session));
     const settings = await readSettings(deps.db);
+    const built = builtModules();
+    const saved = (request.query as { saved?: unknown }).saved === '1';
     const csrf = csrfToken(session.cookie, 'settings');
     const body = html`<div class="card"><h1>Workspace settings</h1>
 <p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>
 <form method="post" action="/admin/settings"><input type="hidden" name="csrf" value="${csrf}">
-${SETTING_SWITCHES.map(
-  (name) => html`<label><input type="checkbox" name="${name}" value="on"${isOn(settings, name) ? html` checked` : ''}> ${LABELS[name]}</label>`,
+${SETTING_SWITCHES.map((name) =>
+  offered(name, built)
+    ? html`<label><input type="checkbox" name="${name}" value="on"${isOn(settings, name) ? html` checked` : ''}> ${LABELS[name]}</label>`
+    : html`<p class="unavailable" data-switch="${name}">${LABELS[name]}: <span class="muted">not available yet</span></p>`,
 )}
-<button type="submit">Save</button></form></div>`;
+<button type="submit">Save</button>${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</form></div>`;
     return sendPage(reply, layout('Settings', body, viewerOf(session)));
   });
 
@@ -55,9 +66,12 @@ ${SETTING_SWITCHES.map(
     if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'settings', form.csrf)) {
       return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
     }
+    const built = builtModules();
     await deps.db.transaction().execute(async (trx) => {
       const settings = await readSettings(trx);
       for (const name of SETTING_SWITCHES) {
+        // a module not built yet has no checkbox: its absence from the form is not a choice
+        if (!offered(name, built)) continue;
         const wanted = form[name] === 'on';
         if (wanted === isOn(settings, name)) continue;
         await setSwitch(trx, name, wanted);
@@ -65,6 +79,6 @@ ${SETTING_SWITCHES.map(
         await writeAudit(trx, { actorId: session.memberId, via: null }, switchAuditEntry(name, wanted));
       }
     });
-    return reply.redirect('/admin/settings', 303);
+    return reply.redirect('/admin/settings?saved=1', 303);
   });
 }

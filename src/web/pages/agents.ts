@@ -6,6 +6,7 @@ import { revokeConnection } from '../../oauth/tokens.ts';
 import { accessOf } from '../../oauth/scope.ts';
 import type { Access } from '../../policy/ability.ts';
 import { html, type Html } from '../html.ts';
+import { leaveFlash, takeFlash } from '../flash.ts';
 import { layout } from '../layout.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { csrfMatches, csrfToken, foreignOrigin, type Session, type WebDeps } from '../session.ts';
@@ -55,7 +56,7 @@ async function agentsBody(deps: WebDeps, session: Session, notice?: Html): Promi
 ${
   tokens.length === 0
     ? html`<p id="no-tokens">No personal tokens.</p>`
-    : html`<table id="tokens"><thead><tr><th>Name</th><th>Access</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens.map(
+    : html`<table id="tokens" class="stack"><thead><tr><th>Name</th><th>Access</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens.map(
         (t) =>
           html`<tr data-token="${t.name}"><td>${t.name}</td><td>${accessWords(t.access)}</td><td>${t.expired ? 'expired' : when(t.expires_at, 'no expiry')}</td><td>${when(t.last_used_at)}</td><td>${revokeButton(`/agents/tokens/${t.id}/revoke`, `Revoke ${t.name}`)}</td></tr>`,
       )}</tbody></table>`
@@ -64,7 +65,7 @@ ${
 ${
   connections.length === 0
     ? html`<p id="no-connections">No connected applications.</p>`
-    : html`<table id="connections"><thead><tr><th>Application</th><th>Access</th><th>Connected</th><th>Last used</th><th></th></tr></thead><tbody>${connections.map(
+    : html`<table id="connections" class="stack"><thead><tr><th>Application</th><th>Access</th><th>Connected</th><th>Last used</th><th></th></tr></thead><tbody>${connections.map(
         (c) =>
           html`<tr data-connection="${c.client_name ?? ''}"><td>${c.client_name ?? 'Unnamed application'} <span class="claim">name given by the application</span></td><td>${accessWords(accessOf(c.scope))}</td><td>${when(c.created_at)}</td><td>${when(c.last_used)}</td><td>${revokeButton(`/agents/connections/${c.id}/revoke`, `Revoke ${c.client_name ?? 'application'}`)}</td></tr>`,
       )}</tbody></table>`
@@ -94,7 +95,13 @@ function parseLifetime(raw: unknown): TokenLifetime | undefined {
 export function agentsRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/agents', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
-    return session ? showAgents(reply, deps, session) : reply;
+    if (!session) return reply;
+    const created = await takeFlash(deps, session);
+    const notice = created
+      ? html`<div class="card" role="status"><h2>Token “${created.name}” created</h2>
+<p>Copy it now: it is shown only this once.</p><p class="secret" id="new-token">${created.secret}</p></div>`
+      : undefined;
+    return showAgents(reply, deps, session, notice);
   });
 
   app.post('/agents/tokens', async (request, reply) => {
@@ -111,9 +118,10 @@ export function agentsRoutes(app: FastifyInstance, deps: WebDeps): void {
       return showAgents(reply, deps, session, html`<div class="card error" role="alert">Give the token a name (up to ${MAX_NAME} characters), an access level and a lifetime.</div>`, 422);
     }
     const token = await createPersonalToken(deps.db, { memberId: session.memberId, name, access, lifetimeDays });
-    const notice = html`<div class="card" role="status"><h2>Token “${name}” created</h2>
-<p>Copy it now: it is shown only this once.</p><p class="secret" id="new-token">${token.secret}</p></div>`;
-    return showAgents(reply, deps, session, notice);
+    // Redirect after POST, so a reload cannot make a second token; the secret waits for the next
+    // page of this session only (never in the URL), and is gone once shown.
+    await leaveFlash(deps, session, { kind: 'token-created', name, secret: token.secret });
+    return reply.redirect('/agents', 303);
   });
 
   /** A revoke button's form: the member's own session and this page's CSRF token, or nothing happens. */

@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import { formatDuration } from '../../core/durations.ts';
 import { ApiError } from '../../core/errors.ts';
-import { toTimestamp } from '../../core/time.ts';
+import { visibleProjects } from '../../modules/projects/index.ts';
 import { getTicket, isWatching, setWatching } from '../../modules/tickets/index.ts';
 import type { TicketDetail } from '../../modules/tickets/index.ts';
+import { fieldLabel, shownTime } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
+import { personLink, projectLink, ticketLink } from '../links.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { readContext } from '../read-context.ts';
+import { renderRichText } from '../rich-text.ts';
 import { csrfMatches, csrfToken, foreignOrigin, type WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
-
-function richText(text: { text: string } | null): Html {
-  // Shown as stored: the service never turns text into HTML (spec 2.2), and escaping keeps it inert.
-  return text ? html`<pre class="text">${text.text}</pre>` : html`<p class="muted">None.</p>`;
-}
 
 function watchForm(key: string, watching: boolean, csrf: string): Html {
   return html`<form id="watch" method="post" action="/browse/${key}/watch"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="watch" value="${watching ? 'off' : 'on'}">${
@@ -21,25 +20,52 @@ function watchForm(key: string, watching: boolean, csrf: string): Html {
   }</form>`;
 }
 
-function ticketBody(ticket: TicketDetail, watch: Html): Html {
-  const row = (label: string, value: string | null | undefined) => html`<tr><th>${label}</th><td>${value ?? '—'}</td></tr>`;
+type Shown = Html | string | null | undefined;
+const fact = (label: string, value: Shown, id?: string) => html`<dt>${label}</dt><dd${id ? html` id="${id}"` : ''}>${value === null || value === undefined || value === '' ? '—' : value}</dd>`;
+const list = (values: readonly string[]) => (values.length ? values.join(', ') : null);
+const seconds = (value: number | null) => (value === null ? null : formatDuration(value));
+
+/** Everything the ticket holds besides its texts, as label and value; absent optional facts are left out. */
+function facts(ticket: TicketDetail): Html {
+  const custom = Object.entries(ticket.fields ?? {});
+  return html`<dl class="facts" id="facts">
+${fact('Project', ticket.project ? projectLink(ticket.project) : null)}${fact('Status', ticket.status?.name, 'status')}${fact('Resolution', ticket.resolution ?? 'Unresolved', 'resolution')}
+${fact('Type', ticket.type)}${ticket.request_type ? fact('Request type', ticket.request_type) : ''}${fact('Priority', ticket.priority)}
+${fact('Assignee', personLink(ticket.assignee, 'Unassigned'), 'assignee')}${fact('Reporter', personLink(ticket.reporter), 'reporter')}
+${fact('Labels', list(ticket.labels))}${fact('Components', list(ticket.components))}
+${fact('Fix versions', list(ticket.fix_versions), 'fix-versions')}${fact('Affected versions', list(ticket.affected_versions), 'affected-versions')}
+${fact('Parent', ticket.parent ? ticketLink(ticket.parent) : null, 'parent')}${fact('Due date', ticket.due_date, 'due-date')}
+${ticket.security_level ? fact('Security level', ticket.security_level) : ''}
+${fact('Created', shownTime(ticket.created_at))}${ticket.resolved_at ? fact('Resolved', shownTime(ticket.resolved_at)) : ''}
+${ticket.original_estimate_seconds !== null ? fact('Original estimate', seconds(ticket.original_estimate_seconds)) : ''}${
+    ticket.remaining_estimate_seconds !== null ? fact('Remaining estimate', seconds(ticket.remaining_estimate_seconds)) : ''
+  }${ticket.time_spent_seconds ? fact('Time spent', seconds(ticket.time_spent_seconds), 'time-spent') : ''}
+${custom.map(([key, value]) => fact(fieldLabel(key), value, `field-${key}`))}
+</dl>`;
+}
+
+function ticketBody(ticket: TicketDetail, watch: Html, keys: ReadonlySet<string>): Html {
   return html`<div class="card"><h1><span id="ticket-key">${ticket.key}</span> ${ticket.summary}</h1>
 ${watch}
-<table>
-${row('Status', ticket.status?.name)}${row('Type', ticket.type)}${ticket.request_type ? row('Request type', ticket.request_type) : ''}${row('Priority', ticket.priority)}
-${row('Assignee', ticket.assignee?.name)}${row('Reporter', ticket.reporter?.name)}
-${row('Labels', ticket.labels.join(', ') || null)}${row('Components', ticket.components.join(', ') || null)}
-${row('Parent', ticket.parent)}${row('Created', ticket.created_at ? toTimestamp(ticket.created_at).slice(0, 16).replace('T', ' ') : null)}
-</table>
-<h2>Description</h2>${richText(ticket.description)}
-${ticket.links.length ? html`<h2>Links</h2><ul>${ticket.links.map((l) => html`<li>${l.relation} <a href="/browse/${l.ticket}">${l.ticket}</a> ${l.summary}</li>`)}</ul>` : ''}
-${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul>${ticket.subtasks.map((s) => html`<li><a href="/browse/${s.key}">${s.key}</a> ${s.summary}</li>`)}</ul>` : ''}
+${facts(ticket)}
+<h2>Description</h2><div id="description">${renderRichText(ticket.description, keys)}</div>
+${ticket.environment ? html`<h2>Environment</h2>${renderRichText(ticket.environment, keys)}` : ''}
+${ticket.links.length ? html`<h2>Links</h2><ul id="links">${ticket.links.map((l) => html`<li>${l.relation} ${ticketLink(l.ticket)} ${l.summary}${l.status ? html` <span class="muted">${l.status.name}</span>` : ''}</li>`)}</ul>` : ''}
+${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul id="subtasks">${ticket.subtasks.map((s) => html`<li>${ticketLink(s.key)} ${s.summary} <span class="muted">${s.status?.name ?? ''}</span></li>`)}</ul>` : ''}
 <h2>Comments</h2>
-${
-  ticket.comments.length
-    ? ticket.comments.map((c) => html`<div class="comment"><p><strong>${c.author?.name ?? 'Someone'}</strong> <span class="muted">${toTimestamp(c.created_at).slice(0, 16).replace('T', ' ')}</span></p>${richText(c.body)}</div>`)
-    : html`<p class="muted">No comments.</p>`
-}
+<div id="comments">${
+    ticket.comments.length
+      ? ticket.comments.map((c) => html`<div class="comment"><p><strong>${personLink(c.author, 'Someone')}</strong> <span class="muted">${shownTime(c.created_at)}</span></p>${renderRichText(c.body, keys)}</div>`)
+      : html`<p class="muted">No comments.</p>`
+  }</div>
+<h2>Work logged</h2>
+<div id="worklogs">${
+    ticket.worklogs.length
+      ? ticket.worklogs.map(
+          (w) => html`<div class="worklog"><p><strong>${personLink(w.author, 'Someone')}</strong> logged <strong>${w.time_spent}</strong> <span class="muted">started ${shownTime(w.started_at)}</span></p>${w.body ? renderRichText(w.body, keys) : ''}</div>`,
+        )
+      : html`<p class="muted">No work logged.</p>`
+  }</div>
 </div>`;
 }
 
@@ -55,8 +81,11 @@ export function browseRoutes(app: FastifyInstance, deps: WebDeps): void {
     try {
       const ctx = await readContext(deps, session, request.id, request.log);
       const ticket = await getTicket(ctx, key);
-      const watch = watchForm(ticket.key, await isWatching(ctx, ticket.key), csrfToken(session.cookie, `watch:${ticket.key}`));
-      return sendPage(reply, layout(`${ticket.key} ${ticket.summary}`, ticketBody(ticket, watch), viewerOf(session), `ticket:${ticket.key}`));
+      const [watching, projects] = await Promise.all([isWatching(ctx, ticket.key), visibleProjects(ctx)]);
+      const watch = watchForm(ticket.key, watching, csrfToken(session.cookie, `watch:${ticket.key}`));
+      // keys of the reader's projects mentioned in the texts become links
+      const keys = new Set(projects.map((p) => p.key));
+      return sendPage(reply, layout(`${ticket.key} ${ticket.summary}`, ticketBody(ticket, watch, keys), viewerOf(session), `ticket:${ticket.key}`));
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 422)) {
         return errorPage(reply, error.status === 422 ? 404 : error.status, error.message, viewerOf(session));

@@ -53,5 +53,6 @@ ${
 <p><button type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Decline</button></p>
 </form></div>`;
-  return layout('Connect an application', body, view.viewer);
+  // no script on the page where a member grants access: nothing may act on it but their click
+  return layout('Connect an application', body, view.viewer, null);
 }

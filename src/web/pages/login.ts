@@ -6,10 +6,10 @@ import type { LoginThrottle } from '../login-throttle.ts';
 import { csrfMatches, csrfToken, currentSession, endSession, foreignOrigin, preSession, preSessionCookie, startSession, type WebDeps } from '../session.ts';
 import { errorPage, sendPage } from '../respond.ts';
 
-/** Where to go after logging in: a path on this site only, never another host (no open redirect). */
+/** Where to go after logging in: a path on this site only, never another host (no open redirect); else the home page. */
 export function safeReturnTo(raw: unknown): string {
   if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\x00-\x1f\\]/.test(raw)) {
-    return '/agents';
+    return '/';
   }
   return raw;
 }

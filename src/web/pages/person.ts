@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { membersNamed } from '../../core/people.ts';
+import { searchTickets } from '../../modules/tickets/index.ts';
+import { html } from '../html.ts';
+import { layout } from '../layout.ts';
+import { readContext } from '../read-context.ts';
+import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import type { WebDeps } from '../session.ts';
+import { ticketList } from '../ticket-list.ts';
+import { requireSession } from './guard.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SHOWN = 50;
+
+/**
+ * /people/:id: where a person's name on a page leads — the open tickets assigned to them that the
+ * reader can see (GET /tickets?assignee=<id>&status=open). People carry no email address (spec 2.3).
+ */
+export function personRoutes(app: FastifyInstance, deps: WebDeps): void {
+  app.get('/people/:id', async (request, reply) => {
+    const session = await requireSession(request, reply, deps);
+    if (!session) return reply;
+    const { id } = request.params as { id: string };
+    const ctx = await readContext(deps, session, request.id, request.log);
+    const person = UUID.test(id) ? (await membersNamed(ctx, id, false)).find((m) => m.id === id.toLowerCase()) : undefined;
+    if (!person) return errorPage(reply, 404, 'No such person.', viewerOf(session));
+    const open = await searchTickets(ctx, { assignee: person.id, status: 'open', sort: 'updated', limit: SHOWN });
+    const body = html`<div class="card"><h1 id="person-name">${person.name}</h1>
+<h2>Open tickets assigned to ${person.id === session.memberId ? 'you' : person.name}</h2>
+${ticketList(open, 'assigned', 'None that you can see.', false)}</div>`;
+    return sendPage(reply, layout(person.name, body, viewerOf(session)));
+  });
+}
