@@ -43,6 +43,26 @@ export function runCli(args: string[], env: Env, input?: string): Promise<CliRes
   });
 }
 
+/**
+ * Runs one line as a person would paste it into `sh` in the repository (a command the banner
+ * printed), with no Atrium setting in the environment but those the line itself sets.
+ */
+export function runShell(line: string, env: Env = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 export interface ServeProcess {
   url: string;
   /** What serve printed on stderr up to the end of its banner. */

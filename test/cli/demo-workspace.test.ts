@@ -29,12 +29,18 @@ afterAll(async () => {
   await workspace.remove();
 });
 
-describe('cli: the first command creates the workspace with the demo', () => {
-  it('token create on a new database prints the token alone on stdout', async () => {
+describe('cli: migrate creates the workspace with the demo', () => {
+  it('migrate on a new database says it created the demo workspace', async () => {
+    const result = await runCli(['migrate'], workspace.env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('with the demo workspace');
+  });
+
+  it('token create then prints the token alone on stdout', async () => {
     const result = await tokenCreate(admin.email, 'first agent');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(TOKEN);
-    expect(result.stderr).toContain('with the demo workspace');
+    expect(result.stderr).toBe('');
     firstToken = result.stdout.trim();
   });
 });
