@@ -7,11 +7,19 @@ import { serveBanner } from './banner.ts';
 import { listenControlSocket, socketPathProblem } from './control-socket.ts';
 import { CommandError } from './errors.ts';
 
+/**
+ * The first SIGINT or SIGTERM: stop cleanly (once start-up has finished, if it has not). A second
+ * one, whether start-up is stuck or closing is slow, exits at once; the lock file goes with the
+ * process.
+ */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      const force = () => process.exit(1);
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
       resolve(signal);
     };
     process.on('SIGINT', onSignal);
@@ -45,9 +53,5 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   }
   const signal = await stopped;
   service.app.log.info({ signal }, 'stopping');
-  // A second signal while closing stops at once; the lock file goes with the process.
-  const force = () => process.exit(1);
-  process.once('SIGINT', force);
-  process.once('SIGTERM', force);
   await service.stop();
 }
