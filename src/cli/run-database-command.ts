@@ -12,6 +12,7 @@ import type { DatabaseCommand } from './command.ts';
 import { sendToServer } from './control-socket.ts';
 import { describeDatabase } from './database-place.ts';
 import { CommandError } from './errors.ts';
+import { checkPostgres } from './postgres-check.ts';
 
 export interface CommandIo {
   /** A line for the person at the terminal (stderr), never part of a command's output. */
@@ -42,6 +43,7 @@ async function hasWorkspace(db: Kysely<DB>): Promise<boolean> {
  * `args` have been through command.complete().
  */
 export async function runDatabaseCommand(config: Config, command: DatabaseCommand, args: string[], io: CommandIo): Promise<string> {
+  if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
   // Checked before opening: opening an embedded database creates its folder.
   if (config.databaseUrl === null && !command.createsWorkspace && !pgliteDatabaseIn(config.dataDir)) {
     throw noWorkspace(config, command);

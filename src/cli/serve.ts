@@ -6,6 +6,8 @@ import { parseOptions } from './args.ts';
 import { serveBanner } from './banner.ts';
 import { listenControlSocket, socketPathProblem } from './control-socket.ts';
 import { CommandError } from './errors.ts';
+import { checkListen, listenProblem } from './listen-check.ts';
+import { checkPostgres } from './postgres-check.ts';
 
 /**
  * The first SIGINT or SIGTERM: stop cleanly (once start-up has finished, if it has not). A second
@@ -33,6 +35,9 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   const onPglite = config.databaseUrl === null;
   const problem = onPglite ? socketPathProblem(config.dataDir) : null;
   if (problem) throw new ConfigError(problem);
+  // Each in a second or so, before a database is opened, created or seeded.
+  await checkListen(config.host, config.port);
+  if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
   // Listening before start-up: a Ctrl+C while the database opens stops cleanly once it has.
   const stopped = untilSignal();
   let service: RunningService;
@@ -43,6 +48,10 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
     });
   } catch (error) {
     if (error instanceof DataDirBusyError) throw new CommandError(`serve: ${error.message}; is the server already running?`);
+    // Taken between the check and the listen: the same line as the check's.
+    const syscall = (error as NodeJS.ErrnoException).syscall;
+    const listening = syscall === 'listen' || syscall === 'getaddrinfo' ? listenProblem(error, config.host, config.port) : null;
+    if (listening) throw new ConfigError(listening);
     throw error;
   }
   try {
