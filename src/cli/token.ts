@@ -3,7 +3,7 @@ import { createPersonalToken, type TokenLifetime } from '../auth/personal-tokens
 import { candidateList, normalizeName } from '../core/names.ts';
 import { oneOf, parseOptions, required } from './args.ts';
 import { defineCommand } from './command.ts';
-import { CommandError, UsageError } from './errors.ts';
+import { CommandError } from './errors.ts';
 import { describeMember, findMember } from './find-member.ts';
 
 const LIFETIMES = { '30': 30, '90': 90, '365': 365, never: null } as const satisfies Record<string, TokenLifetime>;
@@ -63,8 +63,12 @@ export const tokenRevoke = defineCommand({
       const wanted = normalizeName(args.name);
       const matching = live.filter((t) => normalizeName(t.name) === wanted);
       if (matching.length === 0) {
-        throw new UsageError(
-          `token revoke: ${describeMember(member)} has no live personal token named "${args.name}"; their tokens are ${candidateList(args.name, live.map((t) => t.name))}`,
+        const who = describeMember(member);
+        // A refusal (exit 1), not a wrong command line: the name is well formed, it names no token.
+        throw new CommandError(
+          live.length === 0
+            ? `token revoke: ${who} has no live personal tokens, so none named "${args.name}"; nothing revoked`
+            : `token revoke: ${who} has no live personal token named "${args.name}"; their live tokens are ${candidateList(args.name, live.map((t) => t.name))}; nothing revoked`,
         );
       }
       await trx
