@@ -175,6 +175,28 @@ describe('cli: members added, deactivated and tokens revoked take effect at once
     expect(result.stderr).toContain('deactivated');
   });
 
+  it('member add, set-password and deactivate are in the audit log, by the command line, never the password', async () => {
+    const audit = await pageAs(server!.url, admin.email, admin.password, '/admin/audit');
+    const rows = audit.split('<tbody>')[1]!.split('</tr>');
+    for (const action of ['member.created', 'member.password_set', 'member.deactivated']) {
+      const row = rows.find((r) => r.includes(`<td>${action}</td>`));
+      expect(row, action).toBeDefined();
+      expect(row).toContain('atrium CLI');
+      expect(row).toContain('member Grace Hopper');
+    }
+    expect(audit).not.toContain('cobol-1959');
+    expect(audit).not.toContain('a-new-secret-9');
+  });
+
+  it('member list shows every member with role and status', async () => {
+    const result = await runCli(['member', 'list'], workspace.env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n').map((line) => line.split(/ {2,}/));
+    expect(lines[0]).toEqual(['NAME', 'EMAIL', 'USERNAME', 'ROLE', 'STATUS']);
+    expect(lines.find((cells) => cells[0] === admin.name)).toEqual([admin.name, admin.email, expect.any(String), 'administrator', 'active']);
+    expect(lines.find((cells) => cells[0] === 'Grace Hopper')).toEqual(['Grace Hopper', email, expect.any(String), 'member', 'deactivated']);
+  });
+
   it('token revoke makes the named token 401 and leaves the others working', async () => {
     const minted = await tokenCreate(admin.email, 'short-lived');
     const doomed = minted.stdout.trim();
