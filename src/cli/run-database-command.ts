@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config/config.ts';
-import { databaseTarget } from '../main.ts';
-import { openDatabase, type Database } from '../storage/database.ts';
+import { openDatabase, type Database, type DatabaseTarget } from '../storage/database.ts';
 import { DataDirBusyError } from '../storage/lock.ts';
 import { migrateToLatest } from '../storage/migrate.ts';
 import type { DB } from '../storage/schema.ts';
-import { prepareWorkspace } from '../workspace/bootstrap.ts';
 import type { DatabaseCommand } from './command.ts';
 import { sendToServer } from './control-socket.ts';
 import { describeDatabase } from './database-place.ts';
@@ -17,6 +15,11 @@ import { checkPostgres } from './postgres-check.ts';
 export interface CommandIo {
   /** A line for the person at the terminal (stderr), never part of a command's output. */
   note(line: string): void;
+}
+
+// Not main.ts's: importing it would load the whole service (every module, Fastify) for one command.
+function targetOf(config: Config): DatabaseTarget {
+  return config.databaseUrl !== null ? { engine: 'postgres', url: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir };
 }
 
 function noWorkspace(config: Config, command: DatabaseCommand): CommandError {
@@ -50,7 +53,7 @@ export async function runDatabaseCommand(config: Config, command: DatabaseComman
   }
   let database: Database;
   try {
-    database = await openDatabase(databaseTarget(config));
+    database = await openDatabase(targetOf(config));
   } catch (error) {
     if (error instanceof DataDirBusyError) {
       return sendToServer(config.dataDir, { command: command.name, args }, error.pid);
@@ -64,6 +67,8 @@ export async function runDatabaseCommand(config: Config, command: DatabaseComman
       return await command.execute(database.db, args, { opening: { applied, created: false } });
     }
     const { applied } = await migrateToLatest(database.db);
+    // Loaded only here: the workspace engine brings every module with it.
+    const { prepareWorkspace } = await import('../workspace/bootstrap.ts');
     const { created } = await prepareWorkspace(database.db, { demo: config.demo });
     if (created) {
       io.note(`created a new workspace at ${describeDatabase(config)}${config.demo ? ' with the demo workspace' : ' (ATRIUM_DEMO=off: no demo)'}`);

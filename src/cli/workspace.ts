@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { applyWorkspace, type ApplyReport } from '../workspace/apply.ts';
+import type { ApplyReport } from '../workspace/apply.ts';
 import { parseWorkspaceYaml } from '../workspace/parse.ts';
 import { parseOptions } from './args.ts';
 import { defineCommand } from './command.ts';
@@ -45,6 +45,8 @@ export const workspaceApply = defineCommand({
     const file = path.resolve(args.file);
     const value = parseWorkspaceYaml(await readWorkspaceFile(file), path.basename(file));
     // One transaction: a mistake anywhere in the file applies nothing, and the audit entry goes with the change.
+    // Loaded only here: the workspace engine brings every module with it.
+    const { applyWorkspace } = await import('../workspace/apply.ts');
     const report = await db.transaction().execute(async (trx) => {
       const applied = await applyWorkspace(trx, value);
       if (applied.changed) {
