@@ -5,6 +5,8 @@ import { hashSecret, newSecret, TOKEN_PREFIXES } from './token-format.ts';
 
 export const TOKEN_LIFETIMES = [30, 90, 365] as const;
 export type TokenLifetime = (typeof TOKEN_LIFETIMES)[number] | null;
+/** Chosen beforehand on the AI agents page and taken by `atrium token create` without --expires: one default for both. */
+export const DEFAULT_TOKEN_LIFETIME: TokenLifetime = 90;
 
 export interface NewPersonalToken {
   memberId: string;

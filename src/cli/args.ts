@@ -12,7 +12,7 @@ export function parseOptions<O extends Options>(command: string, argv: readonly 
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals > 0 });
   } catch (error) {
-    throw new UsageError(`${command}: ${describeParseError(error)}; see "atrium help ${command.split(' ')[0]}"`);
+    throw new UsageError(`${command}: ${describeParseError(error)}; see "atrium help ${command}"`);
   }
   if (parsed.positionals.length > positionals) {
     throw new UsageError(`${command}: unexpected argument "${parsed.positionals[positionals]}"`);

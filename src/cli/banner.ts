@@ -6,6 +6,7 @@ import { readSettings } from '../core/settings.ts';
 import type { DB } from '../storage/schema.ts';
 import { DEMO_WORKSPACE_FILE } from '../workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../workspace/parse.ts';
+import { reachThisDatabase, shellQuote } from './database-place.ts';
 
 interface Login {
   email: string;
@@ -52,26 +53,36 @@ async function administratorLogin(db: Kysely<DB>): Promise<Login | null> {
   return admin?.email ? { email: admin.email, password: null } : null;
 }
 
-/** What `atrium serve` tells the person who started it (on stderr; stdout carries the JSON log). */
+/**
+ * What `atrium serve` tells the person who started it (on stderr; stdout carries the JSON log).
+ * Every command it prints carries the DATA_DIR or DATABASE_URL this server uses, so that pasted
+ * into another shell it reaches this server and not a new workspace in ./data.
+ */
 export async function serveBanner(db: Kysely<DB>, config: Config, address: string): Promise<string[]> {
   const login = await administratorLogin(db);
   const settings = await readSettings(db);
+  const reach = reachThisDatabase(config);
+  const atrium = `${reach.prefix}npx atrium`;
   const lines = [`Atrium is running at ${config.publicUrl} (listening on ${address})`];
   if (login) {
     const password = login.password === null ? '' : ` with password ${login.password}`;
     lines.push(
       `Log in at ${config.publicUrl}/login as ${login.email}${password}`,
       'Mint a token for an agent (it is shown once):',
-      `  npx atrium token create --member ${login.email} --name "my agent" --access write`,
+      `  ${atrium} token create --member ${shellQuote(login.email)} --name "my agent" --access write`,
     );
   } else {
     lines.push(
-      'No administrator yet; add one with:',
-      '  npx atrium member add --email you@example.com --name "Your Name" --admin --password <password>',
+      'No administrator yet; add one, then give them a password (asked for without echo):',
+      `  ${atrium} member add --email you@example.com --name "Your Name" --admin`,
+      `  ${atrium} member set-password --member you@example.com`,
     );
   }
-  if (!settings.restApi) lines.push('The REST API is switched off; switch it on with:  npx atrium settings set rest_api on');
-  if (!settings.mcp) lines.push('The MCP server is switched off; switch it on with:  npx atrium settings set mcp on');
+  if (!settings.restApi) lines.push(`The REST API is switched off; switch it on with:  ${atrium} settings set rest_api on`);
+  if (!settings.mcp) lines.push(`The MCP server is switched off; switch it on with:  ${atrium} settings set mcp on`);
+  if (reach.passwordLeftOut) {
+    lines.push('The database password is not printed: give it to these commands as PGPASSWORD (export PGPASSWORD=…).');
+  }
   lines.push('Stop with Ctrl+C.');
   return lines;
 }

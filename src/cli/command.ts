@@ -18,6 +18,12 @@ export interface CommandContext {
  */
 export interface DatabaseCommand {
   name: string;
+  /**
+   * Only `migrate` (and `serve`, which is no database command) may create a workspace where there
+   * is none; every other command refuses, so that one run without the server's settings cannot
+   * quietly work on a new database of its own.
+   */
+  createsWorkspace: boolean;
   /** In the CLI process: checks the arguments and completes them (a typed password, an absolute path). */
   complete(argv: readonly string[]): Promise<string[]>;
   /** Parses the arguments and does the work; returns what goes to stdout. */
@@ -26,6 +32,7 @@ export interface DatabaseCommand {
 
 export interface CommandSpec<A> {
   name: string;
+  createsWorkspace?: boolean;
   parse(argv: readonly string[]): A;
   complete?(argv: readonly string[], args: A): Promise<string[]>;
   run(db: Kysely<DB>, args: A, context: CommandContext): Promise<string>;
@@ -34,6 +41,7 @@ export interface CommandSpec<A> {
 export function defineCommand<A>(spec: CommandSpec<A>): DatabaseCommand {
   return {
     name: spec.name,
+    createsWorkspace: spec.createsWorkspace === true,
     async complete(argv) {
       const args = spec.parse(argv);
       return spec.complete ? spec.complete(argv, args) : [...argv];

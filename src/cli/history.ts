@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { writeAudit, type AuditEntry } from '../core/audit.ts';
 import type { DB, HistoryChange } from '../storage/schema.ts';
 
 /** Shown as "via" beside changes made with the command line, where an API change shows its token. */
@@ -31,4 +32,9 @@ export async function bumpConfigVersion(db: Kysely<DB>): Promise<void> {
     .set((eb) => ({ config_version: eb('config_version', '+', 1), updated_at: new Date().toISOString() }))
     .where('id', '=', 1)
     .execute();
+}
+
+/** A workspace change made with the command line, in the audit log (spec 4.4): no member, `via` naming the CLI. */
+export async function auditCliChange(db: Kysely<DB>, entry: AuditEntry): Promise<void> {
+  await writeAudit(db, { actorId: null, via: CLI_VIA }, entry);
 }

@@ -6,7 +6,8 @@ import { parseOptions, required } from './args.ts';
 import { defineCommand } from './command.ts';
 import { CommandError, UsageError } from './errors.ts';
 import { describeMember, findMember } from './find-member.ts';
-import { bumpConfigVersion, recordCliChange } from './history.ts';
+import { auditCliChange, bumpConfigVersion, recordCliChange } from './history.ts';
+import { formatTable } from './table.ts';
 import { checkPassword, readPassword } from './read-password.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -15,6 +16,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 async function freeUsername(db: Kysely<DB>, email: string, name: string): Promise<string> {
   const rows = await db.selectFrom('members').select(sql<string>`lower(username)`.as('name')).execute();
   return uniqueUsername(usernameBase(email, name), new Set(rows.map((r) => r.name)));
+}
+
+/** The member as the audit log names a target: `member Grace Hopper <grace@example.com>`. */
+function memberTarget(name: string, email: string | null): string {
+  return `member ${email ? `${name} <${email}>` : name}`;
 }
 
 export const memberAdd = defineCommand({
@@ -50,16 +56,13 @@ export const memberAdd = defineCommand({
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await recordCliChange(trx, {
-        entityType: 'member',
-        entityId: member.id,
-        kind: 'created',
-        changes: [
-          { field: 'display_name', from: null, to: args.name },
-          { field: 'email', from: null, to: args.email },
-          { field: 'admin', from: null, to: args.admin },
-        ],
-      });
+      const changes = [
+        { field: 'display_name', from: null, to: args.name },
+        { field: 'email', from: null, to: args.email },
+        { field: 'admin', from: null, to: args.admin },
+      ];
+      await recordCliChange(trx, { entityType: 'member', entityId: member.id, kind: 'created', changes });
+      await auditCliChange(trx, { action: 'member.created', targetType: 'member', targetId: member.id, target: memberTarget(args.name, args.email), changes });
       await bumpConfigVersion(trx);
       const role = args.admin ? 'administrator' : 'member';
       const login = args.password === null ? `; no password yet: set one with atrium member set-password --member ${args.email}` : '';
@@ -90,13 +93,10 @@ export const memberSetPassword = defineCommand({
         .set({ password_hash: await hashPassword(args.password), updated_at: new Date().toISOString() })
         .where('id', '=', member.id)
         .execute();
-      // Never the password or its hash in history: only that it changed.
-      await recordCliChange(trx, {
-        entityType: 'member',
-        entityId: member.id,
-        kind: 'password_set',
-        changes: [{ field: 'password', from: null, to: null }],
-      });
+      // Never the password or its hash in history or the audit log: only that it changed.
+      const changes = [{ field: 'password', from: null, to: null }];
+      await recordCliChange(trx, { entityType: 'member', entityId: member.id, kind: 'password_set', changes });
+      await auditCliChange(trx, { action: 'member.password_set', targetType: 'member', targetId: member.id, target: memberTarget(member.display_name, member.email), changes });
       await bumpConfigVersion(trx);
       return `set the password of ${describeMember(member)}`;
     }),
@@ -113,13 +113,30 @@ export const memberDeactivate = defineCommand({
       const member = await findMember(trx, args.member);
       if (!member.active) return `${describeMember(member)} was already deactivated`;
       await trx.updateTable('members').set({ active: false, updated_at: new Date().toISOString() }).where('id', '=', member.id).execute();
-      await recordCliChange(trx, {
-        entityType: 'member',
-        entityId: member.id,
-        kind: 'deactivated',
-        changes: [{ field: 'active', from: true, to: false }],
-      });
+      const changes = [{ field: 'active', from: true, to: false }];
+      await recordCliChange(trx, { entityType: 'member', entityId: member.id, kind: 'deactivated', changes });
+      await auditCliChange(trx, { action: 'member.deactivated', targetType: 'member', targetId: member.id, target: memberTarget(member.display_name, member.email), changes });
       await bumpConfigVersion(trx);
       return `deactivated ${describeMember(member)}; their tokens stop working at once`;
     }),
+});
+
+export const memberList = defineCommand({
+  name: 'member list',
+  parse(argv) {
+    parseOptions('member list', argv, {});
+    return {};
+  },
+  async run(db) {
+    const members = await db
+      .selectFrom('members')
+      .select(['display_name', 'email', 'username', 'is_admin', 'active'])
+      .orderBy(sql`lower(display_name)`)
+      .execute();
+    if (members.length === 0) return 'no members yet; add one with atrium member add';
+    return formatTable(
+      ['NAME', 'EMAIL', 'USERNAME', 'ROLE', 'STATUS'],
+      members.map((m) => [m.display_name, m.email ?? '—', m.username, m.is_admin ? 'administrator' : 'member', m.active ? 'active' : 'deactivated']),
+    );
+  },
 });

@@ -4,6 +4,7 @@ import { defineCommand } from './command.ts';
 
 export const migrate = defineCommand({
   name: 'migrate',
+  createsWorkspace: true,
   parse(argv) {
     parseOptions('migrate', argv, {});
     return {};

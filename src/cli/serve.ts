@@ -6,12 +6,22 @@ import { parseOptions } from './args.ts';
 import { serveBanner } from './banner.ts';
 import { listenControlSocket, socketPathProblem } from './control-socket.ts';
 import { CommandError } from './errors.ts';
+import { checkListen, listenProblem } from './listen-check.ts';
+import { checkPostgres } from './postgres-check.ts';
 
+/**
+ * The first SIGINT or SIGTERM: stop cleanly (once start-up has finished, if it has not). A second
+ * one, whether start-up is stuck or closing is slow, exits at once; the lock file goes with the
+ * process.
+ */
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      const force = () => process.exit(1);
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
       resolve(signal);
     };
     process.on('SIGINT', onSignal);
@@ -25,6 +35,9 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   const onPglite = config.databaseUrl === null;
   const problem = onPglite ? socketPathProblem(config.dataDir) : null;
   if (problem) throw new ConfigError(problem);
+  // Each in a second or so, before a database is opened, created or seeded.
+  await checkListen(config.host, config.port);
+  if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
   // Listening before start-up: a Ctrl+C while the database opens stops cleanly once it has.
   const stopped = untilSignal();
   let service: RunningService;
@@ -35,6 +48,10 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
     });
   } catch (error) {
     if (error instanceof DataDirBusyError) throw new CommandError(`serve: ${error.message}; is the server already running?`);
+    // Taken between the check and the listen: the same line as the check's.
+    const syscall = (error as NodeJS.ErrnoException).syscall;
+    const listening = syscall === 'listen' || syscall === 'getaddrinfo' ? listenProblem(error, config.host, config.port) : null;
+    if (listening) throw new ConfigError(listening);
     throw error;
   }
   try {
@@ -45,9 +62,5 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   }
   const signal = await stopped;
   service.app.log.info({ signal }, 'stopping');
-  // A second signal while closing stops at once; the lock file goes with the process.
-  const force = () => process.exit(1);
-  process.once('SIGINT', force);
-  process.once('SIGTERM', force);
   await service.stop();
 }

@@ -1,9 +1,8 @@
-import { writeAudit } from '../core/audit.ts';
 import { readSettings, SETTING_SWITCHES, setSwitch, switchAuditEntry, type WorkspaceSettings, type SettingSwitch } from '../core/settings.ts';
 import { oneOf, parseOptions } from './args.ts';
 import { defineCommand } from './command.ts';
 import { UsageError } from './errors.ts';
-import { CLI_VIA, recordCliChange, WORKSPACE_ENTITY_ID } from './history.ts';
+import { auditCliChange, recordCliChange, WORKSPACE_ENTITY_ID } from './history.ts';
 
 function currentValue(settings: WorkspaceSettings, name: SettingSwitch): boolean {
   if (name === 'rest_api') return settings.restApi;
@@ -42,7 +41,7 @@ export const settingsSet = defineCommand({
       const state = args.on ? 'on' : 'off';
       if (before === args.on) return `${LABELS[args.name]} was already ${state}`;
       await setSwitch(trx, args.name, args.on);
-      await writeAudit(trx, { actorId: null, via: CLI_VIA }, switchAuditEntry(args.name, args.on));
+      await auditCliChange(trx, switchAuditEntry(args.name, args.on));
       await recordCliChange(trx, {
         entityType: 'workspace',
         entityId: WORKSPACE_ENTITY_ID,

@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { applyWorkspace, type ApplyReport } from '../workspace/apply.ts';
+import type { ApplyReport } from '../workspace/apply.ts';
 import { parseWorkspaceYaml } from '../workspace/parse.ts';
 import { parseOptions } from './args.ts';
 import { defineCommand } from './command.ts';
 import { CommandError, UsageError } from './errors.ts';
+import { auditCliChange } from './history.ts';
 
 async function readWorkspaceFile(file: string): Promise<string> {
   try {
@@ -43,8 +44,22 @@ export const workspaceApply = defineCommand({
   async run(db, args) {
     const file = path.resolve(args.file);
     const value = parseWorkspaceYaml(await readWorkspaceFile(file), path.basename(file));
-    // One transaction (applyWorkspace's own): a mistake anywhere in the file applies nothing.
-    const report = await applyWorkspace(db, value);
+    // One transaction: a mistake anywhere in the file applies nothing, and the audit entry goes with the change.
+    // Loaded only here: the workspace engine brings every module with it.
+    const { applyWorkspace } = await import('../workspace/apply.ts');
+    const report = await db.transaction().execute(async (trx) => {
+      const applied = await applyWorkspace(trx, value);
+      if (applied.changed) {
+        await auditCliChange(trx, {
+          action: 'workspace.applied',
+          targetType: 'workspace_file',
+          targetId: null,
+          target: `workspace file ${path.basename(file)}`,
+          changes: applied.changes.map((c) => ({ field: c.table, from: null, to: { created: c.created, updated: c.updated, deleted: c.deleted } })),
+        });
+      }
+      return applied;
+    });
     return `applied ${path.basename(file)}: ${describeReport(report)}`;
   },
 });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { prepareDataDir } from './data-dir.ts';
 
 export class DataDirBusyError extends Error {
   constructor(
@@ -38,7 +39,7 @@ export function lockHolder(dataDir: string): number | null {
  * PGlite does not stop the second. An exclusive lock file with our pid does.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const file = lockFilePath(dataDir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

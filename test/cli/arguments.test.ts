@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from './cli-process.ts';
 
@@ -65,18 +67,66 @@ describe('cli: a wrong command line is one line saying which option', () => {
   });
 });
 
-describe('cli: help lists every command', () => {
+const COMMANDS = [
+  'serve',
+  'migrate',
+  'workspace apply',
+  'member add',
+  'member set-password',
+  'member deactivate',
+  'member list',
+  'token create',
+  'token list',
+  'token revoke',
+  'settings set',
+];
+
+/** Where the second column starts on each line of a two-column block. */
+function secondColumns(lines: string[]): number[] {
+  return lines.map((line) => /^ {2}\S+(?: \S+)*? {2,}(?=\S)/.exec(line)![0].length);
+}
+
+describe('cli: help lists every command, aligned', () => {
   it('atrium --help', async () => {
     const result = await runCli(['--help'], somewhere);
     expect(result.code).toBe(0);
-    for (const command of ['serve', 'migrate', 'workspace apply', 'member add', 'member set-password', 'member deactivate', 'token create', 'token revoke', 'settings set']) {
-      expect(result.stdout).toContain(`atrium ${command}`);
-    }
+    for (const command of COMMANDS) expect(result.stdout).toContain(`atrium ${command}`);
+    const block = result.stdout.split('Commands:\n')[1]!.split('\n\n')[0]!.split('\n');
+    expect(block.length).toBeGreaterThanOrEqual(COMMANDS.length);
+    expect(new Set(secondColumns(block)).size).toBe(1);
   });
 
-  it('atrium token --help', async () => {
+  it('atrium token --help shows each token command in full', async () => {
     const result = await runCli(['token', '--help'], somewhere);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--access read|write');
+    for (const command of ['token create', 'token list', 'token revoke']) expect(result.stdout).toContain(`Usage: atrium ${command}`);
+  });
+
+  it.each(COMMANDS)('atrium help %s and atrium %s --help say the same, options aligned', async (command) => {
+    const words = command.split(' ');
+    const viaHelp = await runCli(['help', ...words], somewhere);
+    const viaFlag = await runCli([...words, '--help'], somewhere);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toMatch(new RegExp(`^Usage: atrium ${command}`));
+    expect(viaFlag).toEqual(viaHelp);
+    const options = viaHelp.stdout.split('Options:\n')[1];
+    if (options) expect(new Set(secondColumns(options.trimEnd().split('\n'))).size).toBe(1);
+  });
+
+  it('a group without its subcommand names them', async () => {
+    const result = await runCli(['token'], somewhere);
+    expect(result.code).toBe(2);
+    expectOneLine(result.stderr);
+    expect(result.stderr).toContain('create, list, revoke');
+  });
+});
+
+describe('cli: --version', () => {
+  it("prints the package's version", async () => {
+    const pkg = JSON.parse(await fs.readFile(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const result = await runCli(['--version'], somewhere);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`atrium ${pkg.version}\n`);
   });
 });

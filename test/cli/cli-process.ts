@@ -25,10 +25,16 @@ function childEnv(env: Env): NodeJS.ProcessEnv {
   return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env };
 }
 
+/** Another user to run as (root's tests need one for whom a folder's permissions count). */
+export interface RunAs {
+  uid: number;
+  gid: number;
+}
+
 /** Runs `node bin/atrium.js …` to its end, as a person at a shell would. */
-export function runCli(args: string[], env: Env, input?: string): Promise<CliResult> {
+export function runCli(args: string[], env: Env, input?: string, as?: RunAs): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'], ...as });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -40,6 +46,26 @@ export function runCli(args: string[], env: Env, input?: string): Promise<CliRes
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * Runs one line as a person would paste it into `sh` in the repository (a command the banner
+ * printed), with no Atrium setting in the environment but those the line itself sets.
+ */
+export function runShell(line: string, env: Env = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

@@ -29,12 +29,18 @@ afterAll(async () => {
   await workspace.remove();
 });
 
-describe('cli: the first command creates the workspace with the demo', () => {
-  it('token create on a new database prints the token alone on stdout', async () => {
+describe('cli: migrate creates the workspace with the demo', () => {
+  it('migrate on a new database says it created the demo workspace', async () => {
+    const result = await runCli(['migrate'], workspace.env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('with the demo workspace');
+  });
+
+  it('token create then prints the token alone on stdout', async () => {
     const result = await tokenCreate(admin.email, 'first agent');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(TOKEN);
-    expect(result.stderr).toContain('with the demo workspace');
+    expect(result.stderr).toBe('');
     firstToken = result.stdout.trim();
   });
 });
@@ -169,6 +175,28 @@ describe('cli: members added, deactivated and tokens revoked take effect at once
     expect(result.stderr).toContain('deactivated');
   });
 
+  it('member add, set-password and deactivate are in the audit log, by the command line, never the password', async () => {
+    const audit = await pageAs(server!.url, admin.email, admin.password, '/admin/audit');
+    const rows = audit.split('<tbody>')[1]!.split('</tr>');
+    for (const action of ['member.created', 'member.password_set', 'member.deactivated']) {
+      const row = rows.find((r) => r.includes(`<td>${action}</td>`));
+      expect(row, action).toBeDefined();
+      expect(row).toContain('atrium CLI');
+      expect(row).toContain('member Grace Hopper');
+    }
+    expect(audit).not.toContain('cobol-1959');
+    expect(audit).not.toContain('a-new-secret-9');
+  });
+
+  it('member list shows every member with role and status', async () => {
+    const result = await runCli(['member', 'list'], workspace.env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n').map((line) => line.split(/ {2,}/));
+    expect(lines[0]).toEqual(['NAME', 'EMAIL', 'USERNAME', 'ROLE', 'STATUS']);
+    expect(lines.find((cells) => cells[0] === admin.name)).toEqual([admin.name, admin.email, expect.any(String), 'administrator', 'active']);
+    expect(lines.find((cells) => cells[0] === 'Grace Hopper')).toEqual(['Grace Hopper', email, expect.any(String), 'member', 'deactivated']);
+  });
+
   it('token revoke makes the named token 401 and leaves the others working', async () => {
     const minted = await tokenCreate(admin.email, 'short-lived');
     const doomed = minted.stdout.trim();
@@ -181,7 +209,7 @@ describe('cli: members added, deactivated and tokens revoked take effect at once
 
   it('token revoke of a name the member has not lists their tokens', async () => {
     const result = await runCli(['token', 'revoke', '--member', admin.email, '--name', 'no such token'], workspace.env);
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain('"first agent"');
   });
 });

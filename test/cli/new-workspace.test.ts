@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoAdministrator, getMe, killLeftovers, newWorkspace, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
+import { demoAdministrator, getMe, killLeftovers, newWorkspace, pageAs, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -22,14 +22,20 @@ afterAll(async () => {
 });
 
 describe('cli: ATRIUM_DEMO=off creates an empty workspace', () => {
-  it('member add is the first command and creates the workspace without the demo', async () => {
+  it('migrate creates the workspace without the demo', async () => {
+    const result = await runCli(['migrate'], workspace.env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('no demo');
+  });
+
+  it('member add adds the first administrator', async () => {
     const result = await runCli(
       ['member', 'add', '--email', 'owner@example.com', '--name', 'Olive Owner', '--admin', '--password', 'correct horse'],
       workspace.env,
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('added administrator Olive Owner <owner@example.com>');
-    expect(result.stderr).toContain('no demo');
+    expect(result.stderr).toBe('');
   });
 
   it('the demo administrator does not exist: the miss lists the members there are', async () => {
@@ -113,6 +119,15 @@ members:
     const result = await runCli(['workspace', 'apply', file()], workspace.env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('nothing changed');
+  });
+
+  it('the apply that changed something is in the audit log, by the command line; the one that changed nothing is not', async () => {
+    const audit = await pageAs(server!.url, 'owner@example.com', 'correct horse', '/admin/audit');
+    const rows = audit.split('<tbody>')[1]!.split('</tr>').filter((r) => r.includes('<td>workspace.applied</td>'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('atrium CLI');
+    expect(rows[0]).toContain('workspace file team.yaml');
+    expect(rows[0]).toContain('members');
   });
 
   it('a mistake is one line naming its place in the file, and nothing is applied', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sql } from 'kysely';
-import { createPersonalToken, revokeToken, TOKEN_LIFETIMES, type TokenLifetime } from '../../auth/personal-tokens.ts';
+import { createPersonalToken, DEFAULT_TOKEN_LIFETIME, revokeToken, TOKEN_LIFETIMES, type TokenLifetime } from '../../auth/personal-tokens.ts';
 import { toTimestamp } from '../../core/time.ts';
 import { revokeConnection } from '../../oauth/tokens.ts';
 import { accessOf } from '../../oauth/scope.ts';
@@ -76,7 +76,7 @@ ${
 <input type="hidden" name="csrf" value="${csrf}">
 <label>Name (shown in history beside your name) <input type="text" name="name" maxlength="${MAX_NAME}" required></label>
 <label>Access <select name="access"><option value="read">Read</option><option value="write">Read and change</option></select></label>
-<label>Lifetime <select name="lifetime">${TOKEN_LIFETIMES.map((days) => html`<option value="${days}">${days} days</option>`)}<option value="none">No expiry</option></select></label>
+<label>Lifetime <select name="lifetime">${TOKEN_LIFETIMES.map((days) => (days === DEFAULT_TOKEN_LIFETIME ? html`<option value="${days}" selected>${days} days</option>` : html`<option value="${days}">${days} days</option>`))}<option value="none">No expiry</option></select></label>
 <button type="submit">Create token</button>
 </form></div>`;
 }
