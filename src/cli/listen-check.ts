@@ -23,10 +23,10 @@ export function listenProblem(error: unknown, host: string, port: number): strin
 
 /**
  * Listens on HOST:PORT for a moment and lets go: a port in use or a HOST that cannot be listened
- * on is said before anything else happens (before a database is opened, created or seeded).
+ * on is said before anything else happens (before a database is opened, created or seeded). With
+ * PORT 0 the probe still binds HOST, so an address that is not this machine's is caught as early.
  */
 export async function checkListen(host: string, port: number): Promise<void> {
-  if (port === 0) return; // any free port: nothing to check
   const probe = net.createServer();
   try {
     await new Promise<void>((resolve, reject) => {
