@@ -20,7 +20,7 @@ try {
   const file = fs.readFileSync(new URL('./fixtures/workspace.yaml', import.meta.url), 'utf8');
   await prepareWorkspace(database.db, { demo: false, initialWorkspace: parseWorkspaceYaml(file, 'bench/fixtures/workspace.yaml') });
   const member = await database.db.selectFrom('members').select('id').where('email', '=', 'agent@bench.example').executeTakeFirstOrThrow();
-  const { secret } = await createPersonalToken(database.db, { memberId: member.id, name: 'bench', access: 'write', lifetimeDays: 1 });
+  const { secret } = await createPersonalToken(database.db, { memberId: member.id, name: 'bench', access: 'write', lifetimeDays: 30 });
   const started = Date.now();
   const env = { token: secret, memberId: member.id };
   for (const scenario of scenarios) Object.assign(env, await scenario.seed?.(database.db, env));
