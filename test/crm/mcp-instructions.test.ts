@@ -57,3 +57,24 @@ describe('4.8 the instructions name the CRM tools to members who may see the CRM
     }
   });
 });
+
+describe('4.7 the CRM module switch removes its operations and tools', () => {
+  const CRM_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS];
+  const toolNames = async (token: string) =>
+    ((await postMcp(service, rpc('tools/list'), { token })).body.result.tools as { name: string }[]).map((tool) => tool.name);
+
+  it('lists the thirteen CRM tools while on, none while off, and answers 403 feature_disabled on REST', async () => {
+    expect((await toolNames(t.sam)).filter((name) => CRM_TOOLS.includes(name)).sort()).toEqual([...CRM_TOOLS].sort());
+    await setSwitch(service.db, 'crm', false);
+    try {
+      expect((await toolNames(t.sam)).filter((name) => CRM_TOOLS.includes(name))).toEqual([]);
+      for (const [method, path] of [['GET', '/contacts'], ['GET', '/companies/Acme%20GmbH'], ['POST', '/interactions'], ['GET', '/follow-ups']] as const) {
+        const reply = await service.request(method, `/api/v1${path}`, { token: t.sam, body: method === 'POST' ? {} : undefined });
+        expect(reply.status, path).toBe(403);
+        expect(reply.body.error).toEqual({ code: 'feature_disabled', message: 'The CRM module is switched off in this workspace' });
+      }
+    } finally {
+      await setSwitch(service.db, 'crm', true);
+    }
+  });
+});

@@ -76,12 +76,12 @@ export async function findContactDetail(db: Kysely<DB>, id: string, where: RawBu
   return rows[0];
 }
 
-/** A contact's own columns (for a change), locked for the transaction; undefined when there is none or `where` hides it. */
-export async function findContactForUpdate(db: Kysely<DB>, id: string, where: RawBuilder<boolean>): Promise<ContactRow | undefined> {
+/** A contact's Contact columns; undefined when there is none or `where` hides it. `lock`: held for the transaction (a change). */
+export async function findContact(db: Kysely<DB>, id: string, where: RawBuilder<boolean>, lock = false): Promise<ContactRow | undefined> {
   const { rows } = await sql<ContactRow>`
     select ${contactColumns} from contacts c ${contactJoins}
     where c.id = ${id} and ${where}
-    for update of c
+    ${lock ? sql`for update of c` : sql``}
   `.execute(db);
   return rows[0];
 }

@@ -6,7 +6,7 @@ import { loadContactDetail, contactVisibleSql } from './contacts-read.ts';
 import {
   addressHolder,
   contactChannelCounts,
-  findContactForUpdate,
+  findContact,
   insertEmail,
   insertPhone,
   refreshContactSearch,
@@ -106,7 +106,7 @@ export async function createContact(ctx: Context, input: CreateContactBody): Pro
 
 /** A contact the member may see, locked for a change they may make: 404 if they cannot see it, 403 if they may not change it. */
 async function contactToChange(ctx: Context, access: CrmAccess, id: string): Promise<ContactRow> {
-  const contact = isUuid(id) ? await findContactForUpdate(ctx.db, id.trim(), contactVisibleSql(access)) : undefined;
+  const contact = isUuid(id) ? await findContact(ctx.db, id.trim(), contactVisibleSql(access), true) : undefined;
   if (!contact) throw notFound(`Contact ${id.trim()}`);
   await requireCrm(ctx, 'edit', contact.company_id ? { id: contact.company_id, name: contact.company_name ?? '' } : null, 'change contacts');
   return contact;

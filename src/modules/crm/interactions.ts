@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../core/errors.ts';
 import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket, ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { contactVisibleSql } from './contacts-read.ts';
-import { findContactForUpdate, type ContactRow } from './contacts-repo.ts';
+import { findContact, type ContactRow } from './contacts-repo.ts';
 import { dealCompanyOf, isDealContact } from './deals-repo.ts';
 import { findInteraction, interactionPage, type InteractionRow } from './interactions-repo.ts';
 import { isTimeZone, parseMoment } from './moments.ts';
@@ -31,7 +31,7 @@ export async function interactionVisibleSql(ctx: Context, access: CrmAccess): Pr
 
 /** A contact the member may see, named by id in a request field; 404 for any other (spec 4.7). */
 async function visibleContact(ctx: Context, access: CrmAccess, id: string): Promise<ContactRow> {
-  const contact = isUuid(id) ? await findContactForUpdate(ctx.db, id.trim(), contactVisibleSql(access)) : undefined;
+  const contact = isUuid(id) ? await findContact(ctx.db, id.trim(), contactVisibleSql(access)) : undefined;
   if (!contact) throw notFound(`Contact ${id.trim()}`);
   return contact;
 }
