@@ -95,7 +95,7 @@ describe('3.4 requests already raised keep their form: a retired or renamed form
     expect((await browser.logIn('abe@example.com', 'abe-password')).status).toBe(303);
     const page = await browser.get(new URL(raised.url).pathname);
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/<th>Request type<\/th><td>Report an outage<\/td>/);
+    expect(page.text).toMatch(/<dt>Request type<\/dt><dd>Report an outage<\/dd>/);
     expect((await browser.get(new URL(plain.url).pathname)).text).not.toContain('Request type');
   });
 });
