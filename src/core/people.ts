@@ -1,3 +1,4 @@
+import { isUuid } from './schema-kit.ts';
 import { sql } from 'kysely';
 import type { Context } from './context.ts';
 import { normalizeName, resolveName } from './names.ts';
@@ -10,15 +11,13 @@ interface MemberMatch {
   name: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Active members a name could mean: display name, id, and (for assignees) email address. */
 export async function membersNamed(ctx: Pick<Context, 'db'>, given: string, byEmail: boolean): Promise<MemberMatch[]> {
   const wanted = normalizeName(given);
   const rows = await sql<MemberMatch>`
     select id, display_name as name from members
     where active and (lower(display_name) = ${wanted}
-      ${UUID.test(wanted) ? sql`or id = ${wanted}::uuid` : sql``}
+      ${isUuid(wanted) ? sql`or id = ${wanted}::uuid` : sql``}
       ${byEmail ? sql`or lower(email) = ${wanted}` : sql``})
     order by display_name
   `.execute(ctx.db);

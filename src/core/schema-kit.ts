@@ -33,6 +33,11 @@ export const INT32_MAX = 2_147_483_647;
 export const Offset = Type.Integer({ minimum: 0, maximum: INT32_MAX, default: 0 });
 
 export const Uuid = Type.String({ format: 'uuid' });
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a path or form value can name a row by id: anything else names nothing (404), never a database error. */
+export const isUuid = (value: string): boolean => UUID_TEXT.test(value);
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 in UTC with microseconds' });
 export const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
-import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
 
 /** The CRM fixture's personas (test/fixtures/crm-workspace.yaml says who may do what). */
 export const PERSONAS = ['ada', 'mia', 'sam', 'lia', 'vic', 'cora', 'olga'] as const;
@@ -80,12 +79,6 @@ export async function refused(service: TestService, send: () => Promise<Reply>, 
   return reply.body.error.message as string;
 }
 
-/** A tool call's result. */
-export async function callTool(service: TestService, token: string, name: string, args: Record<string, unknown>) {
-  const reply = await postMcp(service, rpc('tools/call', { name, arguments: args }), { token });
-  expect(reply.status, reply.text).toBe(200);
-  return reply.body.result as { isError: boolean; structuredContent?: any; content: { text: string }[] };
-}
 
 /** History entries of one record, oldest first. */
 export async function historyOf(service: TestService, entityType: string, entityId: string) {
@@ -99,3 +92,5 @@ export async function historyOf(service: TestService, entityType: string, entity
     .orderBy('h.id')
     .execute();
 }
+
+export { callTool } from '../mcp/mcp-client.ts';

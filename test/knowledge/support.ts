@@ -1,6 +1,4 @@
-import { expect } from 'vitest';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
-import { postMcp, request } from '../mcp/mcp-client.ts';
 
 export interface KnowledgeTokens {
   ada: string;
@@ -29,8 +27,4 @@ export function api(service: TestService) {
     service.request(method, `/api/v1/knowledge${path}`, { token, ...(body === undefined ? {} : { body }) });
 }
 
-export async function callTool(service: TestService, token: string, name: string, args: Record<string, unknown>) {
-  const reply = await postMcp(service, request('tools/call', { name, arguments: args }), { token });
-  expect(reply.status).toBe(200);
-  return reply.body.result as { isError: boolean; structuredContent?: any; content: { text: string }[] };
-}
+export { callTool } from '../mcp/mcp-client.ts';

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Reply, TestService } from '../helpers/service.ts';
@@ -40,3 +41,11 @@ export const initializeParams = (protocolVersion: string) => ({
   capabilities: {},
   clientInfo: { name: 'raw-test', version: '1.0.0' },
 });
+
+/** A tools/call through /mcp, checked to be answered (200); the result as a client sees it. */
+export async function callTool(service: TestService, token: string, name: string, args: Record<string, unknown>) {
+  const reply = await postMcp(service, request('tools/call', { name, arguments: args }), { token });
+  expect(reply.status, reply.text).toBe(200);
+  // a tool result's structuredContent is whatever its operation answers
+  return reply.body.result as { isError: boolean; structuredContent?: any; content: { text: string }[] };
+}

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
-import { postMcp, request } from '../mcp/mcp-client.ts';
 
 export interface Clock {
   at: Date;
@@ -34,12 +33,6 @@ export function api(service: TestService) {
     service.request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
 }
 
-/** A tools/call through /mcp; the result as the SDK sees it. */
-export async function callTool(service: TestService, token: string, name: string, args: Record<string, unknown>) {
-  const reply = await postMcp(service, request('tools/call', { name, arguments: args }), { token });
-  expect(reply.status).toBe(200);
-  return reply.body.result as { isError: boolean; structuredContent?: any; content: { text: string }[] };
-}
 
 /** What a member's activities are, as the API lists them: a refused request must leave them alone. */
 export async function activitiesOf(service: TestService, token: string): Promise<unknown> {
@@ -47,3 +40,5 @@ export async function activitiesOf(service: TestService, token: string): Promise
   expect(reply.status).toBe(200);
   return reply.body.activities;
 }
+
+export { callTool } from '../mcp/mcp-client.ts';

@@ -1,3 +1,4 @@
+import { isUuid as isUuidText } from '../../core/schema-kit.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
 
@@ -18,16 +19,11 @@ export async function crmGrantRows(db: Kysely<DB>, memberId: string): Promise<Cr
   return rows;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Whether a string is a UUID (ids in paths and arguments; anything else names nothing). */
-export const isUuid = (value: string): boolean => UUID.test(value.trim());
+export const isUuid = (value: string): boolean => isUuidText(value.trim());
 
-/** Words and their beginnings (`word:*`), all required, as the search documents split them (crm_words); null: no words. */
-export function prefixQuery(text: string): string | null {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
-}
+// Words and their beginnings for the CRM's search: the same rule as the tickets' and pages'.
+export { prefixQuery } from '../../core/search-words.ts';
 
 /** Serializes writes that claim one email address, so two contacts never both get it (the unique index is the last guard). */
 export async function lockAddress(db: Kysely<DB>, address: string): Promise<void> {

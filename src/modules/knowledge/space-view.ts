@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/schema-kit.ts';
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { spaceLevels, type SpaceAccess, type SpaceRow } from './policy.ts';
@@ -14,8 +15,6 @@ export interface SpaceView {
   /** an edit restriction on the page the member does not pass */
   editBlocked: Set<string>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A space the member may read, by key; any other is 404, as if it did not exist (spec 4.5). */
 export async function openSpace(ctx: Context, key: string): Promise<SpaceView> {
@@ -49,7 +48,7 @@ export function canSee(ctx: Context, view: SpaceView, page: PageNode): boolean {
 /** A page by slug or id, archived ones included (the caller decides). */
 export function findPage(view: SpaceView, ref: string): PageNode | undefined {
   const wanted = ref.trim().toLowerCase();
-  if (UUID.test(wanted)) {
+  if (isUuid(wanted)) {
     const byId = view.byId.get(wanted);
     if (byId) return byId;
   }

@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/schema-kit.ts';
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
@@ -13,12 +14,9 @@ import { findActivity, insertActivity, runningActivity, type ActivityRow } from 
 import type { Activity, ActivityBody, DeletedActivity } from './schemas.ts';
 import { localDay, parseWhen, requestZone } from './zoned.ts';
 
-/** An activity's id: anything else names no activity (404), never a database error. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An activity the member may see, by id (404 otherwise), locked for a change when asked. */
 export async function loadActivity(ctx: Context, id: string, forUpdate = false): Promise<ActivityRow> {
-  const row = UUID.test(id) ? await findActivity(ctx.db, id, forUpdate) : undefined;
+  const row = isUuid(id) ? await findActivity(ctx.db, id, forUpdate) : undefined;
   refuseUnseenActivity(ctx, row, await othersVisibleIn(ctx), id);
   return row;
 }

@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { toTimestamp } from '../../core/time.ts';
@@ -8,8 +9,6 @@ import { readContext } from '../read-context.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { csrfMatches, csrfToken, foreignOrigin, type WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * /knowledge/:space/trash: a space's deleted pages, for those who manage it (spec 3.5), each
@@ -49,7 +48,7 @@ ${
     if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, `trash:${space}`, form.csrf)) {
       return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
     }
-    if (!UUID.test(page)) return errorPage(reply, 404, 'No such page in the trash', viewerOf(session));
+    if (!isUuid(page)) return errorPage(reply, 404, 'No such page in the trash', viewerOf(session));
     try {
       const ctx = await readContext(deps, session, request.id, request.log, 'write');
       // the member's grants are read before the transaction takes the embedded database's one connection

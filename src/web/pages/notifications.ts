@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
 import { toTimestamp } from '../../core/time.ts';
 import { emailWanted, inbox, markAllRead, markRead, setEmailWanted, type InboxEntry } from '../../notifications/inbox.ts';
@@ -7,7 +8,6 @@ import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { csrfMatches, csrfToken, foreignOrigin, type PagesDeps, type Session } from '../session.ts';
 import { requireSession } from './guard.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const when = (at: string) => toTimestamp(at).slice(0, 16).replace('T', ' ');
 
 function row(entry: InboxEntry, csrf: string): Html {
@@ -60,7 +60,7 @@ export function notificationRoutes(app: FastifyInstance, deps: PagesDeps): void 
     });
 
   post('/notifications/:id/read', async (session, _form, params) => {
-    if (UUID.test(params.id ?? '')) await markRead(deps.db, session.memberId, params.id!, deps.now());
+    if (isUuid(params.id ?? '')) await markRead(deps.db, session.memberId, params.id!, deps.now());
     return '/notifications';
   });
   post('/notifications/read-all', async (session) => {

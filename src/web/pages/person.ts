@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
 import { membersNamed } from '../../core/people.ts';
 import { searchTickets } from '../../modules/tickets/index.ts';
@@ -9,7 +10,6 @@ import type { WebDeps } from '../session.ts';
 import { ticketList } from '../ticket-list.ts';
 import { requireSession } from './guard.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 50;
 
 /**
@@ -22,7 +22,7 @@ export function personRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!session) return reply;
     const { id } = request.params as { id: string };
     const ctx = await readContext(deps, session, request.id, request.log);
-    const person = UUID.test(id) ? (await membersNamed(ctx, id, false)).find((m) => m.id === id.toLowerCase()) : undefined;
+    const person = isUuid(id) ? (await membersNamed(ctx, id, false)).find((m) => m.id === id.toLowerCase()) : undefined;
     if (!person) return errorPage(reply, 404, 'No such person.', viewerOf(session));
     const open = await searchTickets(ctx, { assignee: person.id, status: 'open', sort: 'updated', limit: SHOWN });
     const body = html`<div class="card"><h1 id="person-name">${person.name}</h1>
