@@ -1,9 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/bearer.ts';
 import { ApiError } from '../core/errors.ts';
 import { admissionRefusal, type Principal, type Runtime } from '../core/execute.ts';
 import type { Operation } from '../core/operation.ts';
 import { MCP_PATH } from './mcp/protected-resource.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
+import { addressAsRequested } from './well-known/loopback.ts';
 import { bearerChallenge } from './well-known/protected-resource.ts';
 
 /** The two doors to the operations; each is switched on and off by itself (spec 5, item 2). */
@@ -34,14 +36,16 @@ export interface Admitted {
  * token (401 with the challenge that starts OAuth) → the door's switch (403) → per-token rate
  * limit (429). A refusal is an ApiError carrying the headers its answer needs.
  */
-export async function admitRequest(deps: AdmissionDeps, door: ApiDoor, authorization: string | undefined): Promise<Admitted> {
+export async function admitRequest(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest): Promise<Admitted> {
+  const { authorization } = request.headers;
   let principal: Principal;
   try {
     principal = await authenticate(deps.runtime.db, authorization, deps.runtime.now());
   } catch (error) {
     if (error instanceof ApiError) {
       // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-      error.headers['WWW-Authenticate'] = bearerChallenge(deps.runtime.publicUrl, METADATA_PATH[door], authorization ? 'invalid_token' : undefined);
+      const base = addressAsRequested(deps.runtime.publicUrl, request);
+      error.headers['WWW-Authenticate'] = bearerChallenge(base, METADATA_PATH[door], authorization ? 'invalid_token' : undefined);
     }
     throw error;
   }

@@ -132,13 +132,10 @@ describe('SDK client: errors', () => {
 });
 
 describe('MCP Inspector CLI lists the tools and calls one', () => {
-  // The installed Inspector (0.15.0, the last for Node 20) has no --header option; a preload adds
-  // the bearer header to every fetch, as mcp-notes.md does for the conformance suite.
-  const preload = fileURLToPath(new URL('./inject-auth.mjs', import.meta.url));
+  // As the README tells a user to run it: the bearer token given with --header.
   const cli = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js', import.meta.url));
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, [cli, '--cli', `${service.url}/mcp`, '--transport', 'http', ...args], {
-      env: { ...process.env, NODE_OPTIONS: `--import ${preload}`, MCP_TEST_BEARER: writeToken },
+    promisify(execFile)(process.execPath, [cli, '--cli', `${service.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${writeToken}`, ...args], {
       timeout: 60_000,
     });
 

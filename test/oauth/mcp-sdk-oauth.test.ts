@@ -9,8 +9,16 @@ import { Browser, callbackParams, formFields, startListeningService } from './su
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startListeningService();
+  // As `npm start` runs it: PUBLIC_URL says localhost, the server listens on 127.0.0.1.
+  service = await startListeningService({ publicHost: 'localhost' });
 });
+
+/** The same server under its loopback alias, the address the banner says it listens on. */
+function aliasUrl(path: string): URL {
+  const url = new URL(path, service.url);
+  url.hostname = '127.0.0.1';
+  return url;
+}
 afterAll(async () => service?.close());
 
 /** What an agent keeps between runs, and where it sends the member's browser. */
@@ -64,28 +72,33 @@ async function memberAllows(url: URL): Promise<string> {
   return params.get('code')!;
 }
 
+/** The SDK's whole first contact: 401 → discovery → registration, leaving the member's consent to give. */
+async function firstContact(mcpUrl: URL) {
+  const provider = new AgentProvider();
+  const seen: string[] = [];
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const response = await fetch(input, init);
+    seen.push(`${init?.method ?? 'GET'} ${url.pathname} ${response.status}`);
+    return response;
+  };
+  const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, fetch: fetchFn });
+  await expect(client.connect(transport)).rejects.toThrow(/Unauthorized/i);
+  expect(seen).toContain('POST /mcp 401');
+  expect(seen).toContain('GET /.well-known/oauth-protected-resource/mcp 200');
+  expect(seen).toContain('GET /.well-known/oauth-authorization-server 200');
+  expect(seen).toContain('POST /oauth/register 201');
+  expect(provider.information?.client_id).toMatch(/^svc_client_/);
+  expect(provider.authorizationUrl?.searchParams.get('resource')).toBe(mcpUrl.href);
+  expect(provider.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+  return { provider, transport, seen, fetchFn };
+}
+
 describe('the official MCP SDK client connects to /mcp by URL alone through OAuth', () => {
   it('401 → resource metadata → AS metadata → registration → authorize → token → tools/list → refresh', async () => {
     const mcpUrl = new URL(`${service.url}/mcp`);
-    const provider = new AgentProvider();
-    const seen: string[] = [];
-    const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : input);
-      const response = await fetch(input, init);
-      seen.push(`${init?.method ?? 'GET'} ${url.pathname} ${response.status}`);
-      return response;
-    };
-
-    const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, fetch: fetchFn });
-    await expect(client.connect(transport)).rejects.toThrow(/Unauthorized/i);
-    expect(seen).toContain('POST /mcp 401');
-    expect(seen).toContain('GET /.well-known/oauth-protected-resource/mcp 200');
-    expect(seen).toContain('GET /.well-known/oauth-authorization-server 200');
-    expect(seen).toContain('POST /oauth/register 201');
-    expect(provider.information?.client_id).toMatch(/^svc_client_/);
-    expect(provider.authorizationUrl?.searchParams.get('resource')).toBe(mcpUrl.href);
-    expect(provider.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+    const { provider, transport, seen, fetchFn } = await firstContact(mcpUrl);
 
     const code = await memberAllows(provider.authorizationUrl!);
     await transport.finishAuth(code);
@@ -114,5 +127,35 @@ describe('the official MCP SDK client connects to /mcp by URL alone through OAut
     await again.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, fetch: fetchFn }));
     expect((await again.listTools()).tools.length).toBeGreaterThan(0);
     await again.close();
+  });
+});
+
+describe('a loopback alias of PUBLIC_URL is the same server (127.0.0.1 for localhost)', () => {
+  it('the SDK client given http://127.0.0.1:PORT/mcp completes OAuth and calls a tool', async () => {
+    const mcpUrl = aliasUrl('/mcp');
+    const { provider, transport } = await firstContact(mcpUrl);
+    await transport.finishAuth(await memberAllows(provider.authorizationUrl!));
+    expect(provider.stored?.access_token).toMatch(/^svc_oat_/);
+    const connected = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+    await connected.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    const whoami = await connected.callTool({ name: 'whoami', arguments: {} });
+    expect(whoami.isError).toBeFalsy();
+    await connected.close();
+    expect(await auth(provider, { serverUrl: mcpUrl })).toBe('AUTHORIZED');
+  });
+
+  it('the metadata names the resource as the client wrote it, and the authorization server as PUBLIC_URL', async () => {
+    const metadata = await (await fetch(aliasUrl('/.well-known/oauth-protected-resource/mcp'))).json();
+    expect(metadata.resource).toBe(aliasUrl('/mcp').href);
+    expect(metadata.authorization_servers).toEqual([service.url]);
+    const challenge = (await fetch(aliasUrl('/mcp'), { method: 'POST' })).headers.get('www-authenticate');
+    expect(challenge).toContain(`resource_metadata="${aliasUrl('/.well-known/oauth-protected-resource/mcp').href}"`);
+  });
+
+  it('a host that is not a loopback alias gets PUBLIC_URL in the metadata', async () => {
+    const answer = await service.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/mcp', headers: { host: 'evil.example:80' } });
+    expect(answer.json().resource).toBe(`${service.url}/mcp`);
+    const rest = await service.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource', headers: { host: '127.0.0.1:1' } });
+    expect(rest.json().resource).toBe(service.url);
   });
 });

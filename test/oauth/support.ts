@@ -19,9 +19,9 @@ export async function freePort(): Promise<number> {
  * A service listening on a real port whose PUBLIC_URL is that very address, so real clients
  * (oauth4webapi, the MCP SDK, Chromium) see an issuer that matches where they connect.
  */
-export async function startListeningService(options: Omit<StartOptions, 'listen' | 'publicUrl'> = {}): Promise<TestService> {
+export async function startListeningService(options: Omit<StartOptions, 'listen' | 'publicUrl'> & { publicHost?: string } = {}): Promise<TestService> {
   const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
+  const publicUrl = `http://${options.publicHost ?? '127.0.0.1'}:${port}`;
   const service = await startTestService({ ...options, publicUrl });
   await service.app.listen({ port, host: '127.0.0.1' });
   return { ...service, url: publicUrl };

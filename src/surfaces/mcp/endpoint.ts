@@ -31,7 +31,7 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
 /** The admission pipeline both doors share (surfaces/admission.ts); a refusal is answered in the spec's envelope. */
 async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps): Promise<FastifyReply | undefined> {
   try {
-    const { principal, headers } = await admitRequest(deps, 'mcp', request.headers.authorization);
+    const { principal, headers } = await admitRequest(deps, 'mcp', request);
     reply.headers(headers);
     request.mcpPrincipal = principal;
     logWho(request, principal);

@@ -59,7 +59,7 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     const op = request.routeOptions.config.operation;
     if (!op) return;
     logOperation(request, op.name);
-    const { principal, headers } = await admitRequest(deps, 'rest', request.headers.authorization);
+    const { principal, headers } = await admitRequest(deps, 'rest', request);
     request.principal = principal;
     logWho(request, principal);
     reply.headers(headers);

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import { addressAsRequested } from './loopback.ts';
 
 export const SCOPES = ['tickets:read', 'tickets:write'] as const;
 
-/** RFC 9728 metadata for the REST API. Its resource is the workspace itself (decisions.md). */
-export function protectedResourceMetadata(publicUrl: string) {
+/**
+ * RFC 9728 metadata for the REST API. Its resource is the workspace itself (decisions.md), as the
+ * client addressed it when that is a loopback alias; the authorization server is always PUBLIC_URL.
+ */
+export function protectedResourceMetadata(publicUrl: string, resourceBase = publicUrl) {
   return {
-    resource: publicUrl,
+    resource: resourceBase,
     authorization_servers: [publicUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
@@ -27,8 +31,8 @@ export function bearerChallenge(publicUrl: string, metadataPath = '', error?: 'i
 }
 
 export async function wellKnownRoutes(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
-  app.get('/.well-known/oauth-protected-resource', async (_request, reply) => {
+  app.get('/.well-known/oauth-protected-resource', async (request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300');
-    return protectedResourceMetadata(options.publicUrl);
+    return protectedResourceMetadata(options.publicUrl, addressAsRequested(options.publicUrl, request));
   });
 }
