@@ -7,7 +7,7 @@ import { StructureStore } from './core/structure-cache.ts';
 import { hooks, registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { Database } from './storage/database.ts';
-import { oauthServer } from './oauth/plugin.ts';
+import { oauthServer } from './oauth/index.ts';
 import { registerCors } from './surfaces/cors.ts';
 import { LiveEvents } from './notifications/live-events.ts';
 import { installDraining } from './surfaces/draining.ts';
@@ -21,6 +21,7 @@ import { RateLimiter } from './surfaces/rate-limit.ts';
 import { answerClientError, answerFrameworkError } from './surfaces/rest/error-handler.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
 import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
+import { authorizationPages } from './web/oauth-pages.ts';
 import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
@@ -98,7 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The same limiter instance: one budget per token across REST and MCP.
   await app.register(mcpEndpoint, { registry, runtime, limiter });
   await app.register(mcpProtectedResource, { runtime });
-  await app.register(oauthServer, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now });
-  await app.register(webPages, { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now, mail: runtime.mail, liveEvents });
+  const pageDeps = { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now };
+  await app.register(oauthServer, { db: database.db, publicUrl: config.publicUrl, now: runtime.now, pages: authorizationPages(pageDeps) });
+  await app.register(webPages, { ...pageDeps, mail: runtime.mail, liveEvents });
   return app;
 }

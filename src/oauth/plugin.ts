@@ -1,9 +1,8 @@
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { errorPage } from '../web/respond.ts';
-import { addPageHeaders } from '../web/security-headers.ts';
-import type { WebDeps } from '../web/session.ts';
+import type { Kysely } from 'kysely';
+import { internalErrorMessage } from '../core/errors.ts';
+import type { DB } from '../storage/schema.ts';
 import { AddressLimiter } from './address-limiter.ts';
 import { scheduleClientCleanup } from './cleanup.ts';
 import { authorizeRoutes } from './endpoints/authorize.ts';
@@ -12,9 +11,14 @@ import { registerRoute } from './endpoints/register.ts';
 import { revokeRoute } from './endpoints/revoke.ts';
 import { tokenRoute } from './endpoints/token.ts';
 import { InvalidRequest, OAuthError, oauthErrorBody, ServerError } from './errors.ts';
+import type { MemberPages } from './member-pages.ts';
 
-/** The pages' dependencies (the authorization page is one) plus the machine endpoints' limits. */
-export interface OAuthOptions extends WebDeps {
+export interface OAuthOptions {
+  db: Kysely<DB>;
+  publicUrl: string;
+  now(): Date;
+  /** The log-in and consent pages, behind the one interface the engine knows. */
+  pages: MemberPages;
   /** Spec 8: 60 token requests a minute and 30 registrations an hour per address. */
   tokenRequestsPerMinute?: number;
   registrationsPerHour?: number;
@@ -48,12 +52,10 @@ async function oauthApi(app: FastifyInstance, options: OAuthOptions): Promise<vo
 
 /** The member-facing authorization endpoint: a browser page with cookies, no CORS. */
 async function oauthBrowser(app: FastifyInstance, options: OAuthOptions): Promise<void> {
-  await app.register(cookie);
-  await app.register(formbody);
-  addPageHeaders(app);
+  await options.pages.install(app);
   app.setErrorHandler((error, request, reply) => {
     request.log.error({ err: error }, 'unexpected error on the authorization page');
-    return errorPage(reply, 500, `Something went wrong on our side; quote request id ${request.id} when reporting it.`);
+    return options.pages.problem(reply, 500, `${internalErrorMessage(request.id)}.`);
   });
   authorizeRoutes(app, options);
 }

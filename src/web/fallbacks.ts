@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { internalErrorMessage } from '../core/errors.ts';
 import { html } from './html.ts';
 import { layout } from './layout.ts';
 import { errorPage, sendPage, viewerOf } from './respond.ts';
@@ -46,5 +47,5 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   request.log.error({ err: error }, 'unexpected error on a page');
   if (!page) return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side' });
-  return errorPage(reply, 500, `Something went wrong on our side; quote request id ${request.id} when reporting it.`);
+  return errorPage(reply, 500, `${internalErrorMessage(request.id)}.`);
 }

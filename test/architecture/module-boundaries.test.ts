@@ -67,3 +67,13 @@ describe('module contract: the kernel never imports upward', () => {
     });
   }
 });
+
+describe('module contract: the OAuth engine and the pages meet at one interface (oauth/member-pages.ts)', () => {
+  it('the OAuth engine imports no page', () => {
+    expect(violations((from, to) => from.startsWith('src/oauth/') && to.startsWith('src/web/'))).toEqual([]);
+  });
+
+  it('nothing outside the engine imports its inner files, only src/oauth/index.ts', () => {
+    expect(violations((from, to) => !from.startsWith('src/oauth/') && to.startsWith('src/oauth/') && to !== 'src/oauth/index.ts')).toEqual([]);
+  });
+});

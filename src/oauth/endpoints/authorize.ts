@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../auth/token-format.ts';
-import { readSettings } from '../../core/settings.ts';
-import { renderConsent } from '../../web/pages/consent.ts';
-import { renderLogin } from '../../web/pages/login.ts';
-import { errorPage, sendPage, viewerOf } from '../../web/respond.ts';
-import { csrfMatches, csrfToken, currentSession, foreignOrigin, type Session, type WebDeps } from '../../web/session.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../storage/schema.ts';
 import { authorizationResponse } from '../authorization-response.ts';
 import { checkClientAndRedirect, NotRedirectable } from '../checks/client-and-redirect.ts';
 import { checkCodeChallenge } from '../checks/code-challenge.ts';
@@ -16,10 +13,17 @@ import { single, type RawParameters } from '../checks/single-parameters.ts';
 import { applicationName, registeredAccess, type Client } from '../clients.ts';
 import { InvalidRequest, OAuthError } from '../errors.ts';
 import { CODE_LIFETIME, CONSENT_LIFETIME, secondsFrom } from '../lifetimes.ts';
+import type { LoggedInMember, MemberPages } from '../member-pages.ts';
 import { accessOf, scopeFor } from '../scope.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_STATE = 2048;
+
+export interface AuthorizeDeps<M extends LoggedInMember> {
+  db: Kysely<DB>;
+  publicUrl: string;
+  now(): Date;
+  pages: MemberPages<M>;
+}
 
 function redirectError(reply: FastifyReply, redirectUri: string, error: OAuthError, state: string | undefined, issuer: string): FastifyReply {
   return reply.redirect(
@@ -43,13 +47,13 @@ function stateOf(params: RawParameters): string | undefined {
   return typeof state === 'string' && state !== '' ? state : undefined;
 }
 
-async function showConsent(request: FastifyRequest, reply: FastifyReply, deps: WebDeps, session: Session): Promise<FastifyReply> {
+async function showConsent<M extends LoggedInMember>(request: FastifyRequest, reply: FastifyReply, deps: AuthorizeDeps<M>, member: M): Promise<FastifyReply> {
   const params = request.query as RawParameters;
   let target: Awaited<ReturnType<typeof checkClientAndRedirect>>;
   try {
     target = await checkClientAndRedirect(deps.db, params);
   } catch (error) {
-    if (error instanceof NotRedirectable) return errorPage(reply, 400, error.message, viewerOf(session));
+    if (error instanceof NotRedirectable) return deps.pages.problem(reply, 400, error.message, member);
     throw error;
   }
   const { client, redirectUri } = target;
@@ -66,8 +70,8 @@ async function showConsent(request: FastifyRequest, reply: FastifyReply, deps: W
   const consent = await deps.db
     .insertInto('oauth_consents')
     .values({
-      session_hash: session.hash,
-      member_id: session.memberId,
+      session_hash: member.sessionHash,
+      member_id: member.memberId,
       client_id: client.client_id,
       redirect_uri: redirectUri,
       code_challenge: checked.challenge,
@@ -78,55 +82,43 @@ async function showConsent(request: FastifyRequest, reply: FastifyReply, deps: W
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const settings = await readSettings(deps.db);
-  return sendPage(
-    reply,
-    renderConsent({
-      consentId: consent.id,
-      csrf: csrfToken(session.cookie, `consent:${consent.id}`),
-      applicationName: applicationName(client),
-      redirectUri,
-      requested: checked.access,
-      resource: checked.resource,
-      publicUrl: deps.publicUrl,
-      workspaceName: settings.name,
-      viewer: viewerOf(session),
-    }),
-  );
+  return deps.pages.askConsent(reply, member, {
+    consentId: consent.id,
+    applicationName: applicationName(client),
+    redirectUri,
+    requested: checked.access,
+    resource: checked.resource,
+  });
 }
 
 /** The member's answer: the code is made from the stored request, never from form fields (UI-4). */
-async function answerConsent(request: FastifyRequest, reply: FastifyReply, deps: WebDeps): Promise<FastifyReply> {
-  const form = (request.body ?? {}) as Record<string, unknown>;
-  const session = await currentSession(request, deps);
-  if (!session) return errorPage(reply, 403, 'You are not logged in any more. Start again from the application.');
-  const consentId = typeof form.consent === 'string' && UUID.test(form.consent) ? form.consent : null;
-  if (foreignOrigin(request, deps) || !consentId || !csrfMatches(session.cookie, `consent:${consentId}`, form.csrf)) {
-    return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-  }
+async function answerConsent<M extends LoggedInMember>(request: FastifyRequest, reply: FastifyReply, deps: AuthorizeDeps<M>): Promise<FastifyReply> {
+  const answer = await deps.pages.readAnswer(request);
+  if ('refused' in answer) return deps.pages.problem(reply, 403, answer.refused, answer.member);
+  const { member, consentId } = answer;
   const now = deps.now();
   const consent = await deps.db
     .updateTable('oauth_consents')
     .set({ answered_at: now.toISOString() })
     .where('id', '=', consentId)
-    .where('session_hash', '=', session.hash)
-    .where('member_id', '=', session.memberId)
+    .where('session_hash', '=', member.sessionHash)
+    .where('member_id', '=', member.memberId)
     .where('answered_at', 'is', null)
     .where('expires_at', '>', now.toISOString())
     .returningAll()
     .executeTakeFirst();
   if (!consent) {
-    return errorPage(reply, 400, 'This request was already answered or has expired. Start again from the application.', viewerOf(session));
+    return deps.pages.problem(reply, 400, 'This request was already answered or has expired. Start again from the application.', member);
   }
   const state = consent.state ?? undefined;
-  if (form.decision !== 'approve') {
+  if (!answer.approved) {
     return reply.redirect(
       authorizationResponse(consent.redirect_uri, { error: 'access_denied', error_description: 'The member declined', state, iss: deps.publicUrl }),
       303,
     );
   }
   // Only what was asked, and only write if the member chose it (they may grant less).
-  const access = accessOf(consent.scope) === 'write' && form.access === 'write' ? 'write' : 'read';
+  const access = accessOf(consent.scope) === 'write' && answer.access === 'write' ? 'write' : 'read';
   const code = randomBytes(32).toString('base64url');
   await deps.db
     .insertInto('oauth_codes')
@@ -146,21 +138,21 @@ async function answerConsent(request: FastifyRequest, reply: FastifyReply, deps:
 }
 
 /** GET /oauth/authorize (log in if needed, then consent) and POST /oauth/authorize (the answer). */
-export function authorizeRoutes(app: FastifyInstance, deps: WebDeps): void {
+export function authorizeRoutes<M extends LoggedInMember>(app: FastifyInstance, deps: AuthorizeDeps<M>): void {
   app.get('/oauth/authorize', async (request, reply) => {
-    const session = await currentSession(request, deps);
-    if (!session) {
+    const member = await deps.pages.loggedIn(request);
+    if (!member) {
       // The client and redirect are checked first so an unknown one is an error page at once;
       // anything else waits until the member has logged in (no open redirector, RFC 9700 §4.11.2).
       try {
         await checkClientAndRedirect(deps.db, request.query as RawParameters);
       } catch (error) {
-        if (error instanceof NotRedirectable) return errorPage(reply, 400, error.message);
+        if (error instanceof NotRedirectable) return deps.pages.problem(reply, 400, error.message);
         throw error;
       }
-      return renderLogin(request, reply, deps, request.url);
+      return deps.pages.askToLogIn(request, reply, request.url);
     }
-    return showConsent(request, reply, deps, session);
+    return showConsent(request, reply, deps, member);
   });
   app.post('/oauth/authorize', async (request, reply) => answerConsent(request, reply, deps));
 }
