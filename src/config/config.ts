@@ -27,7 +27,7 @@ export class ConfigError extends Error {}
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 function readPort(env: Env): number {
   const raw = env.PORT?.trim();

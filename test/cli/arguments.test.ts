@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runCli } from './cli-process.ts';
+import { runCli, spawnCli } from './cli-process.ts';
 
-// Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
+// In-process (runCli) but for serve and --version, which run `node bin/atrium.js` as a shell would.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 // None of these reach a database: the environment and the command line are checked first.
@@ -32,7 +32,7 @@ describe('cli: a bad environment value stops every command with one line naming 
   });
 
   it('serve refuses the same way', async () => {
-    const result = await runCli(['serve'], { ...somewhere, PORT: '70000' });
+    const result = await spawnCli(['serve'], { ...somewhere, PORT: '70000' });
     expect(result.code).not.toBe(0);
     expectOneLine(result.stderr);
     expect(result.stderr).toContain('PORT:');
@@ -125,7 +125,7 @@ describe('cli: help lists every command, aligned', () => {
 describe('cli: --version', () => {
   it("prints the package's version", async () => {
     const pkg = JSON.parse(await fs.readFile(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
-    const result = await runCli(['--version'], somewhere);
+    const result = await spawnCli(['--version'], somewhere);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`atrium ${pkg.version}\n`);
   });

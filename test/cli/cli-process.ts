@@ -31,8 +31,28 @@ export interface RunAs {
   gid: number;
 }
 
+/**
+ * Runs `atrium …` in this process, as `src/cli.ts` would in its own: the same dispatch, the same
+ * environment a child would get, stdout and stderr and the exit status as the process would have
+ * them. A second of start-up saved per command; the few things only a process can show (the bin
+ * script, stdin, signals, serve) use spawnCli and startServe.
+ */
+export async function runCli(args: string[], env: Env): Promise<CliResult> {
+  const { runAtrium } = await import('../../src/cli/dispatch.ts');
+  const { exitCodeFor, oneLine } = await import('../../src/cli/errors.ts');
+  if (args[0] === 'serve' && !args.includes('--help')) throw new Error('serve runs until stopped: use startServe or spawnCli');
+  let stderr = '';
+  const io = { note: (line: string) => void (stderr += `${line}\n`) };
+  try {
+    const output = await runAtrium(args, childEnv(env), io);
+    return { code: 0, stdout: output ? `${output}\n` : '', stderr };
+  } catch (error) {
+    return { code: exitCodeFor(error), stdout: '', stderr: `${stderr}atrium: ${oneLine(error)}\n` };
+  }
+}
+
 /** Runs `node bin/atrium.js …` to its end, as a person at a shell would. */
-export function runCli(args: string[], env: Env, input?: string, as?: RunAs): Promise<CliResult> {
+export function spawnCli(args: string[], env: Env, input?: string, as?: RunAs): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'], ...as });
     let stdout = '';

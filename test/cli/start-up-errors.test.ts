@@ -3,7 +3,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
-import { newWorkspace, runCli, type Workspace } from './cli-process.ts';
+import { newWorkspace, spawnCli, type Workspace } from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process: seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -78,7 +78,7 @@ describe('cli: serve on a port in use says so before it creates anything', () =>
   });
 
   it('one line naming PORT and the port; no data folder or tables made', async () => {
-    const result = await runCli(['serve'], { ...workspace.env, PORT: String(port) });
+    const result = await spawnCli(['serve'], { ...workspace.env, PORT: String(port) });
     expectOnePlainLine(result);
     expect(result.stderr).toContain(`PORT: ${port} is already in use`);
     expect(fs.existsSync(workspace.dataDir)).toBe(false);
@@ -91,7 +91,7 @@ describe('cli: serve on a HOST it cannot listen on names HOST', () => {
     ['a name that does not resolve', 'no-such-host.invalid', 'does not resolve'],
     ['an address of another machine', '192.0.2.1', 'not an address of this machine'],
   ])('%s', async (_what, host, says) => {
-    const result = await runCli(['serve'], { DATA_DIR: '/nonexistent/atrium-host-test', HOST: host, PORT: '0' });
+    const result = await spawnCli(['serve'], { DATA_DIR: '/nonexistent/atrium-host-test', HOST: host, PORT: '0' });
     expectOnePlainLine(result);
     expect(result.stderr).toContain(`HOST: `);
     expect(result.stderr).toContain(host);
@@ -116,7 +116,7 @@ describe('cli: a PostgreSQL database that does not exist is one line saying crea
   });
 
   it.each([[['serve']], [['migrate']], [['token', 'create', '--member', 'a@example.com', '--name', 'x', '--access', 'read']]])('%j', async (args) => {
-    const result = await runCli(args, { DATABASE_URL: url });
+    const result = await spawnCli(args, { DATABASE_URL: url });
     expectOnePlainLine(result);
     expect(result.stderr).toContain('DATABASE_URL: ');
     expect(result.stderr).toContain('"atrium_not_created" does not exist');
@@ -125,7 +125,7 @@ describe('cli: a PostgreSQL database that does not exist is one line saying crea
 
   it('nothing listening at the address is one line naming it', async () => {
     const port = await closedPort();
-    const result = await runCli(['serve'], { DATABASE_URL: `postgres://atrium@127.0.0.1:${port}/atrium` });
+    const result = await spawnCli(['serve'], { DATABASE_URL: `postgres://atrium@127.0.0.1:${port}/atrium` });
     expectOnePlainLine(result);
     expect(result.stderr).toContain(`DATABASE_URL: nothing answers at 127.0.0.1:${port}`);
   });

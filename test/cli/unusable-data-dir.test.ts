@@ -2,9 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli, type RunAs } from './cli-process.ts';
+import { spawnCli, type RunAs } from './cli-process.ts';
 
-// Each step is a real `node bin/atrium.js` process. A hang is caught by runCli's guard (SIGKILL:
+// Each step is a real `node bin/atrium.js` process. A hang is caught by spawnCli's guard (SIGKILL:
 // no exit code), so the tests need no clock of their own.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
@@ -37,12 +37,12 @@ const places: [string, () => string, RunAs | undefined][] = [
   ['a folder this user may not write', () => path.join(folder, 'read-only-data'), as],
 ];
 
-// Without DATABASE_URL (runCli never passes the suite's own), so on either engine's run.
+// Without DATABASE_URL (spawnCli never passes the suite's own), so on either engine's run.
 describe('cli: an unusable DATA_DIR stops serve and migrate at once with one line naming it', () => {
   for (const command of ['serve', 'migrate']) {
     it.each(places)(`${command}: %s`, async (_what, place, user) => {
       const dataDir = place();
-      const result = await runCli([command], { DATA_DIR: dataDir }, undefined, user);
+      const result = await spawnCli([command], { DATA_DIR: dataDir }, undefined, user);
       expect(result.code, result.stderr).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
