@@ -11,16 +11,21 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
-/** Peak RSS ("high water mark") of a process from /proc; the kernel keeps it, so no sampling is missed. */
-export function peakRssOf(pid: number): number | null {
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
     return match ? Number(match[1]) * 1024 : null;
   } catch {
     return null;
   }
 }
+
+/** Peak RSS ("high water mark") of a process from /proc; the kernel keeps it, so no sampling is missed. */
+export const peakRssOf = (pid: number): number | null => statusBytes(pid, 'VmHWM');
+
+/** Resident set size of a process now, from /proc (Linux), or null elsewhere. */
+export const rssOf = (pid: number): number | null => statusBytes(pid, 'VmRSS');
 
 /**
  * Runs a TypeScript file in its own Node process (tsx loader, no wrapper process in between, so
