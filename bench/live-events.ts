@@ -2,12 +2,12 @@
 // Fan-out of a change (issue 17): N open ticket pages (event streams on one ticket, spread over
 // the members' sessions, at most 20 each) and W members watching the ticket, while an agent
 // comments on it one comment after another. Prints, per engine and N: the time to open the
-// streams and the memory each holds on the server, comments/s and the comment's own latency (it
+// streams and the memory each holds on the server (JS heap after a full collection, and RSS), comments/s and the comment's own latency (it
 // writes one notification per watcher), the delay from sending a comment to its `change` event
 // reaching each page (p50, p99, max), events missed, and the server's peak RSS.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { rssOf, startChild } from './lib/child.ts';
+import { startChild } from './lib/child.ts';
 import { machine } from './lib/report.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 
@@ -71,12 +71,14 @@ async function run(target: BenchTarget, listeners: number) {
   const { url, token, key, cookies } = child.ready;
   try {
     const arrivals: number[][] = [];
-    const rssBefore = rssOf(child.pid) ?? NaN;
+    const memory = async () => (await (await fetch(`${url}/bench/memory`)).json()) as { rss: number; heapUsed: number };
+    const before = await memory();
     const opening = performance.now();
     const streams = Array.from({ length: listeners }, (_, i) => openStream(url, key, cookies[i % cookies.length]!, arrivals));
     await Promise.all(streams.map((s) => s.ready));
     const openMs = performance.now() - opening;
-    const perStreamKiB = listeners ? ((rssOf(child.pid) ?? NaN) - rssBefore) / listeners / 1024 : NaN;
+    const after = await memory();
+    const perStream = (field: keyof typeof before) => (listeners ? (after[field] - before[field]) / listeners / 1024 : NaN);
     const sent: number[] = [];
     const latencies: number[] = [];
     const started = performance.now();
@@ -107,7 +109,8 @@ async function run(target: BenchTarget, listeners: number) {
       engine: target.engine,
       listeners,
       openMs,
-      perStreamKiB,
+      heapPerStreamKiB: perStream('heapUsed'),
+      rssPerStreamKiB: perStream('rss'),
       commentsPerSecond: commentCount / elapsed,
       commentP50: percentile(latencies, 50),
       commentP99: percentile(latencies, 99),
@@ -126,14 +129,14 @@ async function run(target: BenchTarget, listeners: number) {
 const engines = args.engine ? [args.engine] : ['pglite', ...((await postgresAnswers()) ? ['postgres'] : [])];
 const host = machine();
 console.log(`live events fan-out · ${new Date().toISOString().slice(0, 10)} · ${host.cpus} × ${host.cpuModel} · Node ${host.node} · load ${host.loadAverage} · ${commentCount} comments per row · ${watcherCount} watchers`);
-console.log('| engine | open pages | open all ms | KiB per page | comments/s | comment p50 ms | comment p99 ms | delay p50 ms | delay p99 ms | max ms | missed | peak RSS MiB |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| engine | open pages | open all ms | heap KiB per page | RSS KiB per page | comments/s | comment p50 ms | comment p99 ms | delay p50 ms | delay p99 ms | max ms | missed | peak RSS MiB |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const engine of engines) {
   for (const listeners of listenerCounts) {
     const r = await run(engine === 'postgres' ? await postgresTarget() : pgliteTarget(), listeners);
     const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '—');
     console.log(
-      `| ${r.engine} | ${r.listeners} | ${f(r.openMs, 0)} | ${f(r.perStreamKiB)} | ${f(r.commentsPerSecond)} | ${f(r.commentP50)} | ${f(r.commentP99)} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.missed} | ${f(r.peakRssMiB, 0)} |`,
+      `| ${r.engine} | ${r.listeners} | ${f(r.openMs, 0)} | ${f(r.heapPerStreamKiB)} | ${f(r.rssPerStreamKiB)} | ${f(r.commentsPerSecond)} | ${f(r.commentP50)} | ${f(r.commentP99)} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.missed} | ${f(r.peakRssMiB, 0)} |`,
     );
   }
 }

@@ -5,6 +5,8 @@
 // listens and prints {url, token, key, cookies}.
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { buildApp } from '../../src/app.ts';
 import { createPersonalToken } from '../../src/auth/personal-tokens.ts';
 import { hashSecret } from '../../src/auth/token-format.ts';
@@ -29,7 +31,7 @@ const members = await database.db.selectFrom('members').select(['id', 'email']).
 const agent = members.find((m) => m.email === 'agent@bench.example')!;
 const { secret } = await createPersonalToken(database.db, { memberId: agent.id, name: 'bench', access: 'write', lifetimeDays: 30 });
 const cookies: string[] = [];
-for (const member of members.filter((m) => /^(dev\d|agent)@/.test(m.email ?? ''))) {
+for (const member of members.filter((m) => /^(dev\d+|agent)@/.test(m.email ?? ''))) {
   const cookie = randomBytes(32).toString('base64url');
   await database.db
     .insertInto('web_sessions')
@@ -39,6 +41,15 @@ for (const member of members.filter((m) => /^(dev\d|agent)@/.test(m.email ?? '')
 }
 
 const app = await buildApp({ config: { publicUrl: 'http://127.0.0.1', logLevel: 'warn' }, database, rateLimit: Number.MAX_SAFE_INTEGER });
+// The bench's own probe (not the service's): memory after a full collection, so that what the open
+// pages hold is not lost in garbage not yet collected.
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
+app.get('/bench/memory', async () => {
+  collect();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+});
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const created = await app.inject({ method: 'POST', url: '/api/v1/tickets', headers: { authorization: `Bearer ${secret}` }, payload: { project: 'ATR', summary: 'Watched by every open page' } });
 const key = created.json().key as string;
