@@ -182,7 +182,7 @@ describe.runIf(onPostgres)('backup and restore on PostgreSQL: pg_dump, pg_restor
     await admin(`create database ${restoredName}`);
     const restoredUrl = new URL(serverUrl);
     restoredUrl.pathname = `/${restoredName}`;
-    await run('pg_restore', ['--no-owner', `--dbname=${restoredUrl.href}`, dump]);
+    await run('pg_restore', ['--no-owner', '--single-transaction', '--exit-on-error', `--dbname=${restoredUrl.href}`, dump]);
     const restored = await startServe({ DATABASE_URL: restoredUrl.href, DATA_DIR: path.join(folder, 'data') });
     try {
       await expectDataBack(restored.url, made);
