@@ -2,8 +2,9 @@
 // Issue 16, item 6: N minutes of mixed load — every bench scenario's REST request, MCP tool calls,
 // and writes (a ticket made, a comment added) — against one Atrium process, measured minute by
 // minute: requests, p50, p99, failures and the server's RSS. At the end, the trend: the slope of
-// RSS and of p99 per minute (least squares). A leak shows as a slope that stays positive after the
-// first minute (warm-up: JIT, caches, the connection pool).
+// RSS and of p99 per minute (least squares), over all minutes, after the first, and over the second
+// half. The heap grows for the first minutes (JIT, caches, the pool, V8 sizing its heap); a leak
+// shows as a slope that stays positive over the second half as runs get longer.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { rssOf, startChild } from './lib/child.ts';
@@ -92,6 +93,7 @@ function report(engine: string, restScenarios: number, requestCount: number, sta
   const rss = samples.filter((s) => s.rssBytes !== null).map((s) => [s.minute, mib(s.rssBytes)] as const);
   const p99 = samples.map((s) => [s.minute, s.p99Ms] as const);
   const afterFirst = <T extends readonly [number, number]>(points: T[]) => points.filter(([minute]) => minute > 1);
+  const secondHalf = <T extends readonly [number, number]>(points: T[]) => points.filter(([minute]) => minute > samples.length / 2);
   const host = machine();
   return [
     `Soak on ${engine}: ${samples.length} minutes, ${connections} connections, a mix of ${requestCount} requests each connection sends in turn ` +
@@ -104,8 +106,9 @@ function report(engine: string, restScenarios: number, requestCount: number, sta
       (s) => `| ${s.minute} | ${s.requests} | ${s.requestsPerSecond} | ${s.p50Ms} | ${s.p99Ms} | ${s.failures} | ${mib(s.rssBytes).toFixed(0)} | ${s.loadAverage} |`,
     ),
     '',
-    `Trend (least squares): RSS ${slope(rss).toFixed(2)} MiB/minute over all minutes, ${slope(afterFirst(rss)).toFixed(2)} MiB/minute after the first; ` +
-      `p99 ${slope(p99).toFixed(2)} ms/minute over all minutes, ${slope(afterFirst(p99)).toFixed(2)} ms/minute after the first.`,
+    `Trend (least squares): RSS ${slope(rss).toFixed(2)} MiB/minute over all minutes, ${slope(afterFirst(rss)).toFixed(2)} after the first, ` +
+      `${slope(secondHalf(rss)).toFixed(2)} over the second half; p99 ${slope(p99).toFixed(2)} ms/minute over all minutes, ` +
+      `${slope(afterFirst(p99)).toFixed(2)} after the first, ${slope(secondHalf(p99)).toFixed(2)} over the second half.`,
   ].join('\n');
 }
 
