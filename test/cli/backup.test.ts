@@ -199,3 +199,13 @@ describe.runIf(onPostgres)('backup and restore on PostgreSQL: pg_dump, pg_restor
     }
   });
 });
+
+describe('backup and restore: a command line without its file is refused with an example', () => {
+  it('names the command and shows the file it wants (exit status 2)', async () => {
+    for (const command of ['backup', 'restore']) {
+      const result = await runCli([command], { DATA_DIR: path.join(os.tmpdir(), 'atrium-no-such-folder') });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`${command}: give the backup file, e.g. "atrium ${command} atrium-backup.tar.gz"`);
+    }
+  });
+});
