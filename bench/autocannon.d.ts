@@ -25,6 +25,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** A sequence each connection sends in turn, over and over. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -14,6 +14,7 @@ import { prepareWorkspace } from '../src/workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../src/workspace/parse.ts';
 import { startChild } from './lib/child.ts';
 import { load, type LoadFigures, type LoadSettings } from './lib/load.ts';
+import { mcpToolCall } from './lib/mcp-request.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 import type { BenchEnv, BenchRequest } from './scenarios/scenario.ts';
 
@@ -53,12 +54,7 @@ function pairs(ticketKey: string | null): Pair[] {
   return all.filter((pair) => registry.byTool.has(pair.tool));
 }
 
-const mcpCall = (pair: Pair): BenchRequest => ({
-  method: 'POST',
-  path: '/mcp',
-  headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-  body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: pair.tool, arguments: pair.arguments } },
-});
+const mcpCall = (pair: Pair): BenchRequest => mcpToolCall(pair.tool, pair.arguments);
 
 /** tools/list in bytes per protocol version for a write and a read token, measured in this process before any load. */
 async function toolListSizes(): Promise<string[]> {

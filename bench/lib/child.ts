@@ -11,6 +11,7 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
+/** A size line of /proc/<pid>/status in bytes, or null off Linux or once the process is gone. */
 function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -22,10 +23,14 @@ function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
 }
 
 /** Peak RSS ("high water mark") of a process from /proc; the kernel keeps it, so no sampling is missed. */
-export const peakRssOf = (pid: number): number | null => statusBytes(pid, 'VmHWM');
+export function peakRssOf(pid: number): number | null {
+  return statusBytes(pid, 'VmHWM');
+}
 
-/** Resident set size of a process now, from /proc (Linux), or null elsewhere. */
-export const rssOf = (pid: number): number | null => statusBytes(pid, 'VmRSS');
+/** RSS of a process now, for a trend over time. */
+export function rssOf(pid: number): number | null {
+  return statusBytes(pid, 'VmRSS');
+}
 
 /**
  * Runs a TypeScript file in its own Node process (tsx loader, no wrapper process in between, so
