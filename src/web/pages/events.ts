@@ -73,7 +73,7 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
 
     let checking = Promise.resolve();
     const onEvent = (event: ChangeEvent) => {
-      // one check at a time per stream, in order; a burst of changes costs one count each
+      // one check at a time per stream, in order; the streams share one grouped count per change
       checking = checking.then(async () => {
         if (raw.destroyed) return;
         const count = await unreadCount(session.memberId);
