@@ -49,7 +49,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 5],
   ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 5],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 6],
-  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 17],
+  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 14],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
   ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 2],
   ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 2],

@@ -19,7 +19,8 @@ export interface Closing {
   set?: ClosingColumns;
   /** The history entries of the change, in order (spec 6: exactly those a change records). */
   history: { kind: string; changes: HistoryChange[] }[];
-  announcement: Omit<Announcement, 'ticket'>;
+  /** What the watchers are told (none: a change no one is notified of, as a time-tracking sync's totals). */
+  announcement?: Omit<Announcement, 'ticket'>;
 }
 
 /**
@@ -41,20 +42,39 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
 async function closingStatement<R>(ctx: Context, ticket: { id: string; key: string }, closing: Closing, returning: RawBuilder<unknown>): Promise<R[]> {
   const writes: RawBuilder<unknown>[] = [
     ...(closing.history.length ? [historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: ticket.id }, closing.history)] : []),
-    ...(await announcementInserts(ctx, { ticket, ...closing.announcement })),
+    ...(closing.announcement ? await announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
   ];
-  const ctes = sql.join(writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`));
+  const ctes = writes.length ? sql`with ${sql.join(writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`))}` : sql``;
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
     : sql``;
   // statuses joined on the status the row is given, not the one it had (the join sees the old row)
   const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
   const result = await sql<R>`
-    with ${ctes}
+    ${ctes}
     update tickets t set ${set} search_vector = ticket_search_document(t.id), updated_at = now()
     from projects p, statuses s
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}
   `.execute(ctx.db);
   return result.rows;
+}
+
+/**
+ * A ticket's new board rank (not an edit: updated_at stays) with its history entry, answered as
+ * the ticket shows, in one statement. The rank it had is read with the ticket's row locked.
+ */
+export async function rankTicket(ctx: Context, ticketId: string, rank: string): Promise<TicketRow> {
+  const current = await ctx.db.selectFrom('tickets').select('rank').where('id', '=', ticketId).executeTakeFirstOrThrow();
+  const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: ticketId }, [
+    { kind: 'ranked', changes: [{ field: 'rank', from: current.rank, to: rank }] },
+  ]);
+  const result = await sql<TicketRow>`
+    with h as (${history})
+    update tickets t set rank = ${rank}
+    from projects p, statuses s
+    where t.id = ${ticketId}::uuid and p.id = t.project_id and s.id = t.status_id
+    returning ${ticketRowColumns}
+  `.execute(ctx.db);
+  return result.rows[0]!;
 }

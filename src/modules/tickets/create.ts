@@ -6,7 +6,7 @@ import { presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
 import { cachedProjectConfig, cachedWorkflow } from './project-config.ts';
-import { addComponents, addLabels, ensureLabels, insertNumberedTicket } from './repo.ts';
+import { ensureLabels, insertNumberedTicket } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensions.ts';
@@ -62,11 +62,8 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
       description_text: input.description ?? null,
       due_date: input.due_date ?? null,
     },
-    ctx.actor.memberId,
+    { watcherId: ctx.actor.memberId, labelIds: labels.map((l) => l.id), componentIds: components.map((c) => c.id) },
   );
-
-  await addLabels(ctx.db, ticket.id, labels.map((l) => l.id));
-  await addComponents(ctx.db, ticket.id, components.map((c) => c.id));
   const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
   const companyChanges = company !== undefined ? await writeDealCompany(ctx, ticket.id, company) : [];
 

@@ -183,8 +183,8 @@ export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<s
 }
 
 /**
- * A new ticket numbered from its project's counter, with `watcherId` watching it, in one
- * statement. The counter row is locked from this statement to the end of the transaction, so
+ * A new ticket numbered from its project's counter, with its labels and components and
+ * `watcherId` watching it, in one statement. The counter row is locked from this statement to the end of the transaction, so
  * concurrent creates into one project queue here and numbers never repeat; a create refused
  * before it takes no number, and one that fails after it rolls the counter back with it, so
  * numbers never skip. Callers send it as late as they can: every check and look-up first.
@@ -193,7 +193,7 @@ export async function insertNumberedTicket(
   db: Kysely<DB>,
   project: { id: string; key: string },
   values: Omit<NewTicket, 'project_id' | 'number' | 'key'>,
-  watcherId: string,
+  links: { watcherId: string; labelIds: readonly string[]; componentIds: readonly string[] },
 ): Promise<{ id: string; key: string }> {
   const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: project.id };
   const columns = Object.keys(row);
@@ -207,7 +207,9 @@ export async function insertNumberedTicket(
       values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), (select ${`${project.key}-`}::text || number from n))
       returning id, key
     ),
-    w as (insert into ticket_watchers (ticket_id, member_id) select id, ${watcherId}::uuid from t on conflict do nothing)
+    w as (insert into ticket_watchers (ticket_id, member_id) select id, ${links.watcherId}::uuid from t on conflict do nothing),
+    l as (insert into ticket_labels (ticket_id, label_id) select t.id, unnest(${[...links.labelIds]}::uuid[]) from t),
+    c as (insert into ticket_components (ticket_id, component_id) select t.id, unnest(${[...links.componentIds]}::uuid[]) from t)
     select id, key from t
   `.execute(db);
   return result.rows[0]!;
@@ -220,21 +222,11 @@ export async function touchTicket(db: Kysely<DB>, ticketId: string): Promise<voi
 
 export async function setLabels(db: Kysely<DB>, ticketId: string, labelIds: readonly string[]): Promise<void> {
   await db.deleteFrom('ticket_labels').where('ticket_id', '=', ticketId).execute();
-  await addLabels(db, ticketId, labelIds);
-}
-
-/** Labels put on a ticket that has none yet (a new one). */
-export async function addLabels(db: Kysely<DB>, ticketId: string, labelIds: readonly string[]): Promise<void> {
   if (labelIds.length) await db.insertInto('ticket_labels').values(labelIds.map((label_id) => ({ ticket_id: ticketId, label_id }))).execute();
 }
 
 export async function setComponents(db: Kysely<DB>, ticketId: string, componentIds: readonly string[]): Promise<void> {
   await db.deleteFrom('ticket_components').where('ticket_id', '=', ticketId).execute();
-  await addComponents(db, ticketId, componentIds);
-}
-
-/** Components put on a ticket that has none yet (a new one). */
-export async function addComponents(db: Kysely<DB>, ticketId: string, componentIds: readonly string[]): Promise<void> {
   if (componentIds.length) {
     await db.insertInto('ticket_components').values(componentIds.map((component_id) => ({ ticket_id: ticketId, component_id }))).execute();
   }
@@ -254,11 +246,16 @@ export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: str
 /** Labels of a project by stored name, creating those it lacks (spec 4.2: new ones are added). */
 export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
   if (names.length === 0) return [];
-  await db
-    .insertInto('labels')
-    .values(names.map((name) => ({ project_id: projectId, name })))
-    .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
-    .execute();
-  const rows = await db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
+  const read = () => db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
+  let rows = await read();
+  if (names.some((name) => !rows.some((r) => r.name === name))) {
+    await db
+      .insertInto('labels')
+      .values(names.map((name) => ({ project_id: projectId, name })))
+      .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
+      .execute();
+    // read again, in a statement of its own: it sees a label another create added meanwhile
+    rows = await read();
+  }
   return names.map((name) => rows.find((r) => r.name === name)!).filter(Boolean);
 }
