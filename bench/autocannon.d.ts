@@ -25,6 +25,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Each request passes through setupRequest, which may give it another body. */
+    requests?: { setupRequest?: (request: { body?: string }) => { body?: string } }[];
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

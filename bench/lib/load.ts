@@ -22,13 +22,16 @@ export interface LoadFigures {
 export async function load(baseUrl: string, request: BenchRequest, token: string | null, settings: LoadSettings): Promise<LoadFigures> {
   const headers: Record<string, string> = { ...request.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (request.body !== undefined || request.bodies) headers['content-type'] = 'application/json';
+  const bodies = (request.bodies ?? []).map((body) => JSON.stringify(body));
+  let sent = 0;
   const options = {
     url: `${baseUrl}${request.path}`,
     method: request.method,
     headers,
     connections: settings.connections,
     ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    ...(bodies.length ? { requests: [{ setupRequest: (req: object) => ({ ...req, body: bodies[(sent += 1) % bodies.length] }) }] } : {}),
   };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
   const result = await autocannon({ ...options, duration: settings.duration });
