@@ -32,7 +32,9 @@ async function writeComment(ctx: Context, ticketId: string, body: string, intern
 
 /** POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies that person. */
 export async function addComment(ctx: Context, key: string, input: CommentBody): Promise<Comment> {
-  const ticket = await loadVisibleTicket(ctx, key, true);
+  // not locked when read: a comment changes nothing it read, and the closing statement's update
+  // locks the row only for itself and the commit, so comments on one ticket overlap until then
+  const ticket = await loadVisibleTicket(ctx, key);
   await requireTicketAction(ctx, 'comment', ticket);
   const internal = input.internal ?? false;
   const comment = await writeComment(ctx, ticket.id, input.body, internal);
