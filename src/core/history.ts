@@ -34,8 +34,9 @@ export async function writeHistory(db: Kysely<DB>, by: { actorId: string | null;
 }
 
 /**
- * The insert of several history entries of one entity as one statement, in their order, for a
- * request that sends it with its other writes in one round trip (tickets/closing.ts).
+ * The insert of several history entries of one entity as one statement, for a request that sends
+ * it with its other writes in one round trip (tickets/closing.ts). Like recordHistory's rows,
+ * they share the transaction's time.
  */
 export function historyInsert(
   by: { actorId: string | null; via: string | null },

@@ -17,7 +17,7 @@ export interface ClosingColumns {
 
 export interface Closing {
   set?: ClosingColumns;
-  /** The history entries of the change, in order (spec 6: exactly those a change records). */
+  /** The history entries of the change (spec 6: exactly those it recorded one by one before). */
   history: { kind: string; changes: HistoryChange[] }[];
   /** What the watchers are told (none: a change no one is notified of, as a time-tracking sync's totals). */
   announcement?: Omit<Announcement, 'ticket'>;
