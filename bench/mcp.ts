@@ -1,4 +1,4 @@
-// node --import tsx bench/mcp.ts [-- --duration 10 --connections 16 --warmup 2 --engine pglite|postgres]
+// node --import tsx bench/mcp.ts [-- --duration 10 --connections 16 --warmup 2 --engine pglite|postgres --tools-list-only]
 // The MCP door against the REST door for the same reads, same process, same run: requests/s,
 // p99 and the MCP/REST ratio (issue 4: goal within 15%), plus the byte size of tools/list for a
 // write and a read token. Pairs are taken from the registry: whoami, describe_project, and
@@ -9,10 +9,12 @@ import { buildApp } from '../src/app.ts';
 import { createPersonalToken } from '../src/auth/personal-tokens.ts';
 import { registry } from '../src/modules/index.ts';
 import { openDatabase } from '../src/storage/database.ts';
+import { PROTOCOL_VERSIONS } from '../src/surfaces/mcp/protocol.ts';
 import { prepareWorkspace } from '../src/workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../src/workspace/parse.ts';
 import { startChild } from './lib/child.ts';
 import { load, type LoadFigures, type LoadSettings } from './lib/load.ts';
+import { mcpToolCall } from './lib/mcp-request.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 import type { BenchEnv, BenchRequest } from './scenarios/scenario.ts';
 
@@ -27,6 +29,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '16' },
     engine: { type: 'string' },
+    'tools-list-only': { type: 'boolean', default: false },
   },
 });
 const settings: LoadSettings = { duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections) };
@@ -51,34 +54,31 @@ function pairs(ticketKey: string | null): Pair[] {
   return all.filter((pair) => registry.byTool.has(pair.tool));
 }
 
-const mcpCall = (pair: Pair): BenchRequest => ({
-  method: 'POST',
-  path: '/mcp',
-  headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-  body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: pair.tool, arguments: pair.arguments } },
-});
+const mcpCall = (pair: Pair): BenchRequest => mcpToolCall(pair.tool, pair.arguments);
 
-/** tools/list in bytes for a write and a read token, measured in this process before any load. */
-async function toolListSizes(): Promise<{ write: number; read: number }> {
+/** tools/list in bytes per protocol version for a write and a read token, measured in this process before any load. */
+async function toolListSizes(): Promise<string[]> {
   const database = await openDatabase({ engine: 'pglite', memory: true });
   try {
     await prepareWorkspace(database.db, { demo: false, initialWorkspace: parseWorkspaceYaml(fs.readFileSync(BENCH_WORKSPACE, 'utf8'), 'bench/fixtures/workspace.yaml') });
     const member = await database.db.selectFrom('members').select('id').where('email', '=', 'agent@bench.example').executeTakeFirstOrThrow();
     const app = await buildApp({ config: { publicUrl: 'http://127.0.0.1', logLevel: 'warn' }, database });
-    const size = async (access: 'read' | 'write') => {
+    const lines: string[] = [];
+    for (const access of ['write', 'read'] as const) {
       const { secret } = await createPersonalToken(database.db, { memberId: member.id, name: `bench ${access}`, access, lifetimeDays: 30 });
-      const reply = await app.inject({
-        method: 'POST',
-        url: '/mcp',
-        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
-        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      if (reply.statusCode !== 200) throw new Error(`tools/list answered ${reply.statusCode}`);
-      return Buffer.byteLength(reply.body);
-    };
-    const sizes = { write: await size('write'), read: await size('read') };
+      for (const version of PROTOCOL_VERSIONS) {
+        const reply = await app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'mcp-protocol-version': version },
+          payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        if (reply.statusCode !== 200) throw new Error(`tools/list answered ${reply.statusCode}`);
+        lines.push(`| ${version} | ${access} | ${(JSON.parse(reply.body) as { result: { tools: unknown[] } }).result.tools.length} | ${Buffer.byteLength(reply.body)} |`);
+      }
+    }
     await app.close();
-    return sizes;
+    return lines;
   } finally {
     await database.close();
   }
@@ -123,6 +123,17 @@ async function benchEngine(target: BenchTarget): Promise<Row[]> {
 }
 
 const sizes = await toolListSizes();
+const sizeTable = [
+  `tools/list of the bench workspace (${registry.byTool.size} tools in the registry), in bytes:`,
+  '',
+  '| protocol | token | tools | bytes |',
+  '|---|---|---:|---:|',
+  ...sizes,
+];
+if (args['tools-list-only']) {
+  console.log(sizeTable.join('\n'));
+  process.exit(0);
+}
 const targets: Array<() => Promise<BenchTarget>> = [];
 if (!args.engine || args.engine === 'pglite') targets.push(async () => pgliteTarget());
 if ((!args.engine || args.engine === 'postgres') && (await postgresAnswers())) targets.push(() => postgresTarget());
@@ -138,7 +149,7 @@ const lines = [
     `| ${row.engine} | ${row.tool} | ${row.rest.requestsPerSecond} | ${row.rest.p99Ms} | ${row.mcp.requestsPerSecond} | ${row.mcp.p99Ms} | ${(row.mcp.requestsPerSecond / row.rest.requestsPerSecond).toFixed(2)} | ${row.rest.failures + row.mcp.failures} |`,
   ),
   '',
-  `tools/list (protocol 2025-11-25): ${sizes.write} bytes for a write token, ${sizes.read} bytes for a read token (${registry.byTool.size} tools in the registry).`,
+  ...sizeTable,
 ];
 console.log(lines.join('\n'));
 fs.mkdirSync(OUT, { recursive: true });

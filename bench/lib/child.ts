@@ -11,15 +11,25 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
-/** Peak RSS ("high water mark") of a process from /proc; the kernel keeps it, so no sampling is missed. */
-export function peakRssOf(pid: number): number | null {
+/** A size line of /proc/<pid>/status in bytes, or null off Linux or once the process is gone. */
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
     return match ? Number(match[1]) * 1024 : null;
   } catch {
     return null;
   }
+}
+
+/** Peak RSS ("high water mark") of a process from /proc; the kernel keeps it, so no sampling is missed. */
+export function peakRssOf(pid: number): number | null {
+  return statusBytes(pid, 'VmHWM');
+}
+
+/** RSS of a process now, for a trend over time. */
+export function rssOf(pid: number): number | null {
+  return statusBytes(pid, 'VmRSS');
 }
 
 /**

@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 import type { BenchRequest } from '../scenarios/scenario.ts';
 
 export interface LoadSettings {
@@ -18,23 +18,14 @@ export interface LoadFigures {
   failures: number;
 }
 
-/** Loads one address with autocannon and keeps the figures the report shows. */
-export async function load(baseUrl: string, request: BenchRequest, token: string | null, settings: LoadSettings): Promise<LoadFigures> {
+function authorized(request: BenchRequest, token: string | null): Record<string, string> {
   const headers: Record<string, string> = { ...request.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   if (request.body !== undefined || request.bodies) headers['content-type'] = 'application/json';
-  const bodies = (request.bodies ?? []).map((body) => JSON.stringify(body));
-  let sent = 0;
-  const options = {
-    url: `${baseUrl}${request.path}`,
-    method: request.method,
-    headers,
-    connections: settings.connections,
-    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-    ...(bodies.length ? { requests: [{ setupRequest: (req: object) => ({ ...req, body: bodies[(sent += 1) % bodies.length] }) }] } : {}),
-  };
-  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
-  const result = await autocannon({ ...options, duration: settings.duration });
+  return headers;
+}
+
+function figuresOf(result: Result): LoadFigures {
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -42,4 +33,36 @@ export async function load(baseUrl: string, request: BenchRequest, token: string
     requests: result.requests.total,
     failures: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/** Loads one address with autocannon and keeps the figures the report shows. */
+export async function load(baseUrl: string, request: BenchRequest, token: string | null, settings: LoadSettings): Promise<LoadFigures> {
+  const bodies = (request.bodies ?? []).map((body) => JSON.stringify(body));
+  let sent = 0;
+  const options = {
+    url: `${baseUrl}${request.path}`,
+    method: request.method,
+    headers: authorized(request, token),
+    connections: settings.connections,
+    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    ...(bodies.length ? { requests: [{ setupRequest: (req: { body?: string }) => ({ ...req, body: bodies[(sent += 1) % bodies.length] }) }] } : {}),
+  };
+  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
+  return figuresOf(await autocannon({ ...options, duration: settings.duration }));
+}
+
+/** Loads a mix: every connection sends the requests in turn, over and over (autocannon's `requests`). */
+export async function loadMix(baseUrl: string, requests: readonly BenchRequest[], token: string | null, settings: LoadSettings): Promise<LoadFigures> {
+  const options = {
+    url: baseUrl,
+    connections: settings.connections,
+    requests: requests.map((request) => ({
+      method: request.method,
+      path: request.path,
+      headers: authorized(request, token),
+      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    })),
+  };
+  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
+  return figuresOf(await autocannon({ ...options, duration: settings.duration }));
 }

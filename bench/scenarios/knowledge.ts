@@ -59,4 +59,9 @@ export const scenarios: Scenario[] = [
     request: () => ({ method: 'GET', path: '/api/v1/knowledge/spaces/NOTES/pages/long-lived' }),
     baseline: (db) => sql`select p.* from pages p join spaces s on s.id = p.space_id where s.key = 'NOTES' and p.slug = 'long-lived'`.execute(db),
   },
+  {
+    name: 'GET /api/v1/knowledge/spaces/WIKI/pages/page-12345 (a page in a folder, among 20,000)',
+    request: () => ({ method: 'GET', path: '/api/v1/knowledge/spaces/WIKI/pages/page-12345' }),
+    baseline: (db) => sql`select p.* from pages p join spaces s on s.id = p.space_id where s.key = 'WIKI' and p.slug = 'page-12345'`.execute(db),
+  },
 ];

@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/schema.ts';
 
@@ -9,6 +10,8 @@ export interface Opening {
 
 export interface CommandContext {
   opening: Opening | null;
+  /** The embedded engine the command runs on (for `backup`); null on PostgreSQL. */
+  pglite: PGlite | null;
 }
 
 /**

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import type { Log } from '../core/context.ts';
-import type { DB } from '../storage/schema.ts';
+import type { Database } from '../storage/database.ts';
 import { databaseCommands } from './database-commands.ts';
 import { CommandError, oneLine } from './errors.ts';
 
@@ -35,7 +34,7 @@ function isRequest(value: unknown): value is ControlRequest {
   return typeof v === 'object' && v !== null && typeof v.command === 'string' && Array.isArray(v.args) && v.args.every((a) => typeof a === 'string');
 }
 
-async function answer(db: Kysely<DB>, log: Log, text: string): Promise<ControlAnswer> {
+async function answer(database: Database, log: Log, text: string): Promise<ControlAnswer> {
   let request: unknown;
   try {
     request = JSON.parse(text);
@@ -46,7 +45,7 @@ async function answer(db: Kysely<DB>, log: Log, text: string): Promise<ControlAn
   const command = databaseCommands.get(request.command);
   if (!command) return { ok: false, error: `unknown command "${request.command}"` };
   try {
-    const output = await command.execute(db, request.args, { opening: null });
+    const output = await command.execute(database.db, request.args, { opening: null, pglite: database.pglite });
     log.info({ command: command.name }, 'command line request done');
     return { ok: true, output };
   } catch (error) {
@@ -63,7 +62,7 @@ export interface ControlSocket {
 }
 
 /** Listens on DATA_DIR/atrium.sock (mode 0600); a stale socket left by a killed server is replaced. */
-export async function listenControlSocket(dataDir: string, db: Kysely<DB>, log: Log): Promise<ControlSocket> {
+export async function listenControlSocket(dataDir: string, database: Database, log: Log): Promise<ControlSocket> {
   const problem = socketPathProblem(dataDir);
   if (problem) throw new CommandError(problem);
   const socketPath = controlSocketPath(dataDir);
@@ -79,7 +78,7 @@ export async function listenControlSocket(dataDir: string, db: Kysely<DB>, log: 
       else chunks.push(chunk);
     });
     connection.on('end', () => {
-      void answer(db, log, Buffer.concat(chunks).toString('utf8')).then((reply) => {
+      void answer(database, log, Buffer.concat(chunks).toString('utf8')).then((reply) => {
         if (!connection.destroyed) connection.end(`${JSON.stringify(reply)}\n`);
       });
     });

@@ -1,3 +1,4 @@
+import { backup } from './backup.ts';
 import type { DatabaseCommand } from './command.ts';
 import { memberAdd, memberDeactivate, memberList, memberSetPassword } from './member.ts';
 import { migrate } from './migrate.ts';
@@ -7,5 +8,5 @@ import { workspaceApply } from './workspace.ts';
 
 /** Every command that works on the database, by its full name; the control socket serves the same list. */
 export const databaseCommands: ReadonlyMap<string, DatabaseCommand> = new Map(
-  [migrate, workspaceApply, memberAdd, memberSetPassword, memberDeactivate, memberList, tokenCreate, tokenList, tokenRevoke, settingsSet].map((c) => [c.name, c]),
+  [migrate, workspaceApply, memberAdd, memberSetPassword, memberDeactivate, memberList, tokenCreate, tokenList, tokenRevoke, settingsSet, backup].map((c) => [c.name, c]),
 );

@@ -32,6 +32,10 @@ export async function runAtrium(argv: string[], env: Env, io: CommandIo): Promis
     await serve(argv.slice(1), config);
     return null;
   }
+  if (first === 'restore') {
+    const { restore } = await import('./restore.ts');
+    return restore(argv.slice(1), config);
+  }
   const { databaseCommands } = await import('./database-commands.ts');
   const command = databaseCommands.get(first) ?? (second === undefined ? undefined : databaseCommands.get(`${first} ${second}`));
   if (!command) {

@@ -108,6 +108,23 @@ expires (times in UTC). A token's secret is shown only once, when it is made, an
     summary: 'switch the REST API, the MCP server or a module',
     about: 'Switches the REST API, the MCP server or a module; a running server obeys from its next request. Written to the audit log.',
   },
+  {
+    name: 'backup',
+    usage: 'FILE',
+    summary: 'back up the embedded database (DATA_DIR) to one file',
+    about: `Writes the embedded database (DATA_DIR) to FILE, a gzipped tarball, with every change committed
+before it began. The server may keep running: the command runs inside it, which writes FILE
+(give a path its user may write). On PostgreSQL (DATABASE_URL), use pg_dump instead.`,
+  },
+  {
+    name: 'restore',
+    usage: 'FILE',
+    summary: 'restore a backup into a DATA_DIR that holds no database yet',
+    about: `Makes FILE (written by atrium backup) the embedded database of DATA_DIR, which must hold no
+database yet: move the old folder aside, or give a new DATA_DIR. No server may run on it. Start
+the server there afterwards; it brings an older backup up to date as it starts. On PostgreSQL
+(DATABASE_URL), use pg_restore instead.`,
+  },
 ];
 
 const ENVIRONMENT = `Every command reads the same environment as the server: PORT, HOST, PUBLIC_URL, DATA_DIR,
@@ -127,7 +144,7 @@ function usageLine(command: CommandHelp): string {
 }
 
 function overview(version: string): string {
-  const rows: [string, string][] = COMMANDS.map((c) => [`atrium ${c.name}${c.name === 'workspace apply' ? ' FILE' : ''}`, c.summary]);
+  const rows: [string, string][] = COMMANDS.map((c) => [`atrium ${c.name}${c.usage === 'FILE' ? ' FILE' : ''}`, c.summary]);
   rows.push(['atrium help [command]', 'this help, or a command\'s (also: atrium <command> --help)'], ['atrium --version', 'print the version']);
   return `Atrium ${version}: self-hosted work management for teams and their AI agents.
 

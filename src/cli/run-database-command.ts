@@ -64,7 +64,7 @@ export async function runDatabaseCommand(config: Config, command: DatabaseComman
     if (!command.createsWorkspace) {
       if (!(await hasWorkspace(database.db))) throw noWorkspace(config, command);
       const { applied } = await migrateToLatest(database.db);
-      return await command.execute(database.db, args, { opening: { applied, created: false } });
+      return await command.execute(database.db, args, { opening: { applied, created: false }, pglite: database.pglite });
     }
     const { applied } = await migrateToLatest(database.db);
     // Loaded only here: the workspace engine brings every module with it.
@@ -73,7 +73,7 @@ export async function runDatabaseCommand(config: Config, command: DatabaseComman
     if (created) {
       io.note(`created a new workspace at ${describeDatabase(config)}${config.demo ? ' with the demo workspace' : ' (ATRIUM_DEMO=off: no demo)'}`);
     }
-    return await command.execute(database.db, args, { opening: { applied, created } });
+    return await command.execute(database.db, args, { opening: { applied, created }, pglite: database.pglite });
   } finally {
     await database.close();
   }

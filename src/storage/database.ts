@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
@@ -39,8 +40,17 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
   let pglite: PGlite;
   if ('dataDir' in target) {
     release = acquireDataDirLock(target.dataDir);
+    const folder = path.join(target.dataDir, 'pglite');
     try {
-      pglite = await PGlite.create(path.join(target.dataDir, 'pglite'), { extensions });
+      const creating = !fs.existsSync(path.join(folder, 'PG_VERSION'));
+      pglite = await PGlite.create(folder, { extensions });
+      if (creating) {
+        // Creating the cluster (initdb) grows the WebAssembly memory to about 700 MiB, which is never
+        // given back while that instance lives; a fresh instance on the new folder starts at about
+        // 300 MiB (issue 15: the server's RSS after a first start).
+        await pglite.close();
+        pglite = await PGlite.create(folder, { extensions });
+      }
     } catch (error) {
       release();
       throw error;

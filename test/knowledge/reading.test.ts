@@ -101,6 +101,20 @@ describe('2.7 page: by slug or id, body as stored, its words, path, labels, back
   });
 });
 
+describe('2.7 restrictions reach down: a page under a view restriction is hidden with it, and so are its links', () => {
+  it('answers 404 to Vic for a page under Salary bands and leaves it out of the backlinks Vic reads; Lee sees both', async () => {
+    const created = await call(t.lee, 'POST', '/spaces/ENG/pages', { title: 'Salary review', parent: 'salaries', body: 'Budget after [[Setting up]].' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await call(t.vic, 'GET', '/spaces/ENG/pages/salary-review')).status).toBe(404);
+    expect((await call(t.vic, 'GET', `/spaces/ENG/pages/${created.body.id}`)).status).toBe(404);
+    const forLee = await call(t.lee, 'GET', '/spaces/ENG/pages/salary-review');
+    expect(forLee.body).toMatchObject({ parent: 'salaries', path: ['Salary bands'] });
+    const backlinks = async (token: string) => (await call(token, 'GET', '/spaces/ENG/pages/setup')).body.backlinks.map((b: { slug: string }) => b.slug);
+    expect(await backlinks(t.vic)).toEqual(['welcome']);
+    expect(await backlinks(t.lee)).toEqual(['salary-review', 'welcome']);
+  });
+});
+
 describe('4.5 search: every word, best first, each with the passage where it was found', () => {
   it('finds by words and word beginnings in title and body, with a passage', async () => {
     const found = await call(t.vic, 'GET', '/search?query=roll%20butt');

@@ -40,6 +40,25 @@ describe('contract: the full tool list for a write token is snapshotted (names, 
   });
 });
 
+describe('tools/list is context a model pays for on every connection: under 60 KB for a write token with every module on (issue 15)', () => {
+  const LIMIT = 60_000;
+  it(`is under ${LIMIT} bytes at every protocol version, printed per version and access`, async () => {
+    const readToken = await service.token('ada@example.com', 'read');
+    const sizes: string[] = [];
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) {
+      for (const [access, token] of [['write', writeToken], ['read', readToken]] as const) {
+        const reply = await postMcp(service, request('tools/list'), { token, version });
+        expect(reply.status).toBe(200);
+        const bytes = Buffer.byteLength(reply.text);
+        sizes.push(`${version} ${access}: ${bytes} bytes, ${reply.body.result.tools.length} tools`);
+        expect(bytes, `${version} ${access}`).toBeLessThan(LIMIT);
+      }
+    }
+    expect(tools.length).toBe(registry.operations.filter((op) => op.tool !== null).length);
+    console.log(`tools/list sizes:\n${sizes.join('\n')}`);
+  });
+});
+
 /**
  * Arguments that name a record of another module: a tool may leave them out until that module
  * lands (create_ticket's `request_type` needs the helpdesk, its `company` the CRM).

@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
+import { pendingMigrations } from '../../src/storage/migrate.ts';
+import { migrations } from '../../src/storage/migrations/index.ts';
+import { prepareWorkspace } from '../../src/workspace/bootstrap.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
@@ -67,5 +72,38 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
     expect(onFirst.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(onFirst[5]).toBe(429);
     expect((await me(node2, token)).status).toBe(200);
+  });
+});
+
+describe.runIf(serverUrl !== null)('several nodes starting at once on an empty PostgreSQL database: migrations and the workspace made once', () => {
+  const name = `atrium_nodes_${randomBytes(4).toString('hex')}`;
+  const nodes: Database[] = [];
+
+  async function admin(query: string) {
+    const client = new pg.Client({ connectionString: serverUrl! });
+    await client.connect();
+    try {
+      await client.query(query);
+    } finally {
+      await client.end();
+    }
+  }
+
+  afterAll(async () => {
+    for (const node of nodes) await node.close();
+    await admin(`drop database if exists ${name} with (force)`);
+  });
+
+  it('three nodes prepare the database together: each migration runs once, one node creates the workspace', async () => {
+    await admin(`create database ${name}`);
+    const url = new URL(serverUrl!);
+    url.pathname = `/${name}`;
+    for (let i = 0; i < 3; i++) nodes.push(await openDatabase({ engine: 'postgres', url: url.href }));
+    const results = await Promise.all(nodes.map((node) => prepareWorkspace(node.db, { demo: false })));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    for (const node of nodes) expect(await pendingMigrations(node.db)).toEqual([]);
+    const runs = await sql<{ name: string; times: number }>`select name, count(*)::int as times from kysely_migration group by name`.execute(nodes[0]!.db);
+    expect(runs.rows.map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
+    expect(runs.rows.every((r) => r.times === 1)).toBe(true);
   });
 });

@@ -1,13 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/storage/database.ts';
 import { newWorkspace, runCli, type Workspace } from '../cli/cli-process.ts';
 
 // Issue 16, items 3 and 5: a real server process under load — SIGTERM finishes what it accepted
 // and loses nothing acknowledged; kill -9 loses nothing acknowledged and leaves nothing
 // half-written. On PGlite here, on PostgreSQL in CI's PostgreSQL pass. Prints its figures.
+
+// Each test starts a real server on a new workspace (the demo seeded) and reopens its database
+// afterwards: about 20 s on a quiet machine, past the default 30 s on a busy one.
+vi.setConfig({ testTimeout: 180_000 });
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/atrium.js');

@@ -104,6 +104,53 @@ describe('live pages: the notifications page lists a new notification as it come
   });
 });
 
+/** A raw event stream of a logged-in member, as a page's EventSource holds it. */
+function listen(cookie: string, topic: string) {
+  const heard: string[] = [];
+  let request!: http.ClientRequest;
+  const ready = new Promise<void>((resolve, reject) => {
+    request = http.get(new URL(`/events?topic=${topic}`, service.url), { headers: { cookie }, agent: false }, (response) => {
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        heard.push(chunk);
+        if (heard.join('').includes('event: ready')) resolve();
+      });
+    });
+    request.on('error', reject);
+  });
+  const unread = () => [...heard.join('').matchAll(/event: unread\ndata: (\d+)/g)].map((m) => Number(m[1]));
+  return { ready, unread, close: () => request.destroy() };
+}
+
+describe("live pages: each open page hears its own member's unread count, all counted in one query per change", () => {
+  it('tells the notified member and not the author, and costs as many queries with six pages open as with one', async () => {
+    const ticket = await api(dev2, 'POST', '/tickets', { project: 'CORE', summary: 'Counted for every open page' });
+    const [dev2Cookie, leeCookie] = [(await loggedIn(service, 'dev2')).cookieHeader(), (await loggedIn(service, 'lee')).cookieHeader()];
+
+    const queriesOfOneComment = async (streams: ReturnType<typeof listen>[], notified: ReturnType<typeof listen>[]) => {
+      await Promise.all(streams.map((s) => s.ready));
+      const before = notified.map((s) => s.unread().at(-1)!);
+      const counted = service.database.queries.count;
+      expect((await api(lee, 'POST', `/tickets/${ticket.json.key}/comments`, { body: 'Counted' })).status).toBe(201);
+      await expect.poll(() => notified.every((s, i) => s.unread().at(-1) === before[i]! + 1), { timeout: 15_000, interval: 20 }).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return service.database.queries.count - counted;
+    };
+
+    const alone = listen(dev2Cookie, 'me');
+    const withOne = await queriesOfOneComment([alone], [alone]);
+    alone.close();
+
+    const dev2Pages = [listen(dev2Cookie, 'me'), listen(dev2Cookie, 'notifications'), listen(dev2Cookie, `ticket:${ticket.json.key}`)];
+    const leePages = [listen(leeCookie, 'me'), listen(leeCookie, 'notifications'), listen(leeCookie, `ticket:${ticket.json.key}`)];
+    const withSix = await queriesOfOneComment([...dev2Pages, ...leePages], dev2Pages);
+    expect(withSix).toBe(withOne);
+    // the author's own comment notifies nobody on the author's pages: their count stays as it was
+    for (const page of leePages) expect(new Set(page.unread()).size).toBe(1);
+    for (const page of [...dev2Pages, ...leePages]) page.close();
+  });
+});
+
 // Last in this file: it drains the service.
 describe('live pages: a shutdown ends the open event streams instead of waiting for them', () => {
   it('ends a stream as the node drains, and a new one is refused', async () => {

@@ -40,6 +40,17 @@ describe('notifications page: what changed, on which ticket, by whom and through
     expect(unreadInHeader((await browser.get('/agents')).text)?.[2]).toBe(unreadInHeader(page.text)?.[2]);
   });
 
+  it('shows a mention to the mentioned member, the comment to the watcher, and nothing to the author (spec 6)', async () => {
+    const key = await ticketOfDevTwo('Mentioned and watched');
+    expect((await api(lee, 'POST', `/tickets/${key}/comments`, { body: 'Could @ada have a look?' })).status).toBe(201);
+    const pageOf = async (who: 'ada' | 'dev2' | 'lee') => (await (await loggedIn(service, who)).get('/notifications')).text;
+    const [ada, watcher, author] = [await pageOf('ada'), await pageOf('dev2'), await pageOf('lee')];
+    expect(ada).toContain(`href="/browse/${key}">Lee Lead mentioned you on ${key}</a>`);
+    expect(ada).not.toContain(`commented on ${key}`);
+    expect(watcher).toContain(`href="/browse/${key}">Lee Lead commented on ${key}</a>`);
+    expect(author).not.toContain(key);
+  });
+
   it('puts unread before read, and marks one read, then all', async () => {
     const first = await ticketOfDevTwo('First');
     const second = await ticketOfDevTwo('Second');

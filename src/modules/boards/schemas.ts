@@ -14,7 +14,7 @@ const boardFields = {
     description: 'keys of the projects the board draws from that you can see; a board drawing from every project lists them all',
   }),
   owner: Nullable(Person),
-  url: Type.String({ format: 'uri', description: 'the board’s read-only page in the service' }),
+  url: Type.String({ format: 'uri', description: 'the board\'s read-only page in the service' }),
 };
 
 export const Board = shared('Board', Type.Object(boardFields));
@@ -97,10 +97,10 @@ export type SprintList = Static<typeof SprintList>;
 
 // ---- inputs
 
-export const BoardParams = Type.Object({ number: Type.Integer({ minimum: 1, description: 'the board’s number' }) });
+export const BoardParams = Type.Object({ number: Type.Integer({ minimum: 1, description: 'the board\'s number' }) });
 export const SprintParams = Type.Object({
   number: BoardParams.properties.number,
-  sprint: Type.String({ minLength: 1, description: 'a sprint’s name or id' }),
+  sprint: Type.String({ minLength: 1, description: 'a sprint\'s name or id' }),
 });
 
 export const BoardQuery = Type.Object({
@@ -121,7 +121,7 @@ const Placement = {
 export const CardMoveBody = Type.Object({
   key: TicketKey,
   column: Type.Union([Type.String({ minLength: 1 }), Type.Integer({ minimum: 0 })], {
-    description: 'the column’s name or its index from 0',
+    description: 'the column\'s name or its index from 0',
   }),
   ...Placement,
   resolution: TransitionBody.properties.resolution,
@@ -134,7 +134,7 @@ export type CardMoveBody = Static<typeof CardMoveBody>;
 
 export const BacklogMoveBody = Type.Object({
   key: TicketKey,
-  sprint: Type.String({ minLength: 1, description: 'an open sprint’s name or id, or `backlog`' }),
+  sprint: Type.String({ minLength: 1, description: 'an open sprint\'s name or id, or `backlog`' }),
   ...Placement,
 });
 export type BacklogMoveBody = Static<typeof BacklogMoveBody>;
@@ -166,7 +166,7 @@ export type StartSprintBody = Static<typeof StartSprintBody>;
 
 export const CompleteSprintBody = Type.Object({
   move_open_to: Type.Optional(
-    Type.String({ minLength: 1, description: 'where unfinished tickets go: an open sprint’s name or id, or `backlog` (default)' }),
+    Type.String({ minLength: 1, description: 'where unfinished tickets go: an open sprint\'s name or id, or `backlog` (default)' }),
   ),
 });
 export type CompleteSprintBody = Static<typeof CompleteSprintBody>;

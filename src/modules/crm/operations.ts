@@ -29,8 +29,8 @@ import {
 
 // Spec 4.7. Reading needs See the CRM (kept by a read token); changing needs Edit the CRM for
 // the company concerned. A record the member may not see is 404; a list the CRM is closed to, 403.
-const SEE = 'Needs See the CRM; a member limited to some companies sees only those, their contacts and interactions.';
-const EDIT = 'Needs Edit the CRM for the contact’s company (for a contact with no company: for the whole CRM).';
+const SEE = 'Needs See the CRM; a member limited to some companies sees only theirs.';
+const EDIT = 'Needs Edit the CRM for the contact\'s company (the whole CRM when it has none).';
 
 export const searchContactsOperation = defineOperation({
   name: 'search_contacts',
@@ -39,8 +39,9 @@ export const searchContactsOperation = defineOperation({
   path: '/contacts',
   module: 'crm',
   access: 'read',
-  summary: 'Find contacts by words in the name, job title or an email address; newest first',
-  description: `Lists contacts newest first, paged by \`limit\` (up to 100) and \`offset\`. \`q\` finds words and their beginnings in the name, job title or any email address (\`anna\`, \`acme.example\`). Filters: \`company\` (name or id), \`stage\` (\`lead\`, \`qualified\`, \`customer\`, \`former\`), \`owner\` (\`me\`, a name or an id); \`archived: true\` lists archived contacts instead. Use get_contact for addresses, phones and notes. ${SEE}`,
+  summary: 'Search contacts',
+  description:
+    `Contacts newest first, paged by \`limit\` and \`offset\`; \`q\` finds words and their beginnings in name, job title or any email address. get_contact gives addresses, phones and notes. ${SEE}`,
   query: SearchContactsQuery,
   response: ContactList,
   errors: ['forbidden', 'invalid'],
@@ -54,8 +55,9 @@ export const getContactOperation = defineOperation({
   path: '/contacts/:id',
   module: 'crm',
   access: 'read',
-  summary: 'Read one contact with its addresses, phones, notes and consent',
-  description: `Reads a contact by id (from search_contacts): its email addresses and phones (the primary first), postal addresses, notes, source, whether it has an account, custom fields and the latest consent answer per purpose (a purpose not listed was never asked and counts as no). ${SEE}`,
+  summary: 'Read a contact',
+  description:
+    `A contact by id: email addresses and phones (primary first), postal addresses, notes, source, account, custom fields and the latest consent per purpose (one not listed counts as no). ${SEE}`,
   params: ContactParams,
   response: ContactDetail,
   errors: ['not_found'],
@@ -69,8 +71,9 @@ export const createContactOperation = defineOperation({
   path: '/contacts',
   module: 'crm',
   access: 'write',
-  summary: 'Create a contact; its email and phone become its primary ones',
-  description: `Creates a contact. \`name\` (up to 255 characters) is required; \`company\` by name or id; \`stage\` defaults to \`lead\`; \`owner\` (\`me\`, a name or an id, someone who may see the CRM for that company) defaults to you, null for nobody; \`notes\` in Markdown. \`email\` and \`phone\` become the primary ones. An email address belongs to one contact in the workspace: one somebody has already is refused (search_contacts with \`q\` finds who). ${EDIT}`,
+  summary: 'Create a contact',
+  description:
+    `Creates a contact; \`email\` and \`phone\` become its primary ones. \`owner\` defaults to you (null: nobody) and must see the CRM for the company. An address another contact has is refused (search_contacts finds who). ${EDIT}`,
   body: CreateContactBody,
   response: ContactDetail,
   status: 201,
@@ -85,8 +88,9 @@ export const updateContactOperation = defineOperation({
   path: '/contacts/:id',
   module: 'crm',
   access: 'write',
-  summary: 'Change a contact: name, job title, company, stage, owner, notes; fields left out stay',
-  description: `Changes a contact; send only what changes. \`company\` or \`owner\` null clears it; \`stage\` moves it to \`lead\`, \`qualified\`, \`customer\` or \`former\` in any order. Moving a contact to another company needs Edit the CRM for both. Addresses and phones are added with add_contact_email and add_contact_phone. ${EDIT}`,
+  summary: 'Change a contact',
+  description:
+    `Changes a contact; send only what changes (null clears \`company\` or \`owner\`; stages move in any order). Moving it to another company needs Edit the CRM for both. Add addresses with add_contact_email and add_contact_phone. ${EDIT}`,
   params: ContactParams,
   body: UpdateContactBody,
   response: ContactDetail,
@@ -101,8 +105,9 @@ export const addContactEmailOperation = defineOperation({
   path: '/contacts/:id/emails',
   module: 'crm',
   access: 'write',
-  summary: 'Add an email address to a contact; `primary: true` makes it the primary one',
-  description: `Adds an address (label \`work\` by default, \`home\` or \`other\`). \`primary: true\` moves the primary flag to it; a contact’s first address is always primary. An address another contact has is refused (422). Answers the contact. ${EDIT}`,
+  summary: 'Add an email address to a contact',
+  description:
+    `Adds an address; \`primary: true\` makes it the primary one (a first address always is). One another contact has is refused (422). Answers the contact. ${EDIT}`,
   params: ContactParams,
   body: AddEmailBody,
   response: ContactDetail,
@@ -118,8 +123,9 @@ export const addContactPhoneOperation = defineOperation({
   path: '/contacts/:id/phones',
   module: 'crm',
   access: 'write',
-  summary: 'Add a phone number to a contact, kept as written; `primary: true` makes it the primary one',
-  description: `Adds a number exactly as written (label \`work\` by default, \`home\`, \`mobile\` or \`other\`). \`primary: true\` moves the primary flag to it; a contact’s first number is always primary. Answers the contact. ${EDIT}`,
+  summary: 'Add a phone number to a contact',
+  description:
+    `Adds a number as written; \`primary: true\` makes it the primary one (a first number always is). Answers the contact. ${EDIT}`,
   params: ContactParams,
   body: AddPhoneBody,
   response: ContactDetail,
@@ -135,8 +141,9 @@ export const searchCompaniesOperation = defineOperation({
   path: '/companies',
   module: 'crm',
   access: 'read',
-  summary: 'Find companies by words in the name, industry or a domain; by name',
-  description: `Lists companies by name, paged by \`limit\` (up to 100) and \`offset\`. \`q\` finds words and their beginnings in the name, industry or a domain (\`acme\`, \`acme.example\`). Filters: \`stage\` (\`lead\`, \`prospect\`, \`customer\`, \`former\`), \`owner\` (\`me\`, a name or an id), \`customers: true\` for customers only; \`archived: true\` lists archived companies instead. ${SEE}`,
+  summary: 'Search companies',
+  description:
+    `Companies by name, paged by \`limit\` and \`offset\`; \`q\` finds words and their beginnings in name, industry or a domain. ${SEE}`,
   query: SearchCompaniesQuery,
   response: CompanyList,
   errors: ['forbidden', 'invalid'],
@@ -150,8 +157,9 @@ export const getCompanyOperation = defineOperation({
   path: '/companies/:id',
   module: 'crm',
   access: 'read',
-  summary: 'Read one company (by id or name) with its contacts and its open and closed deals',
-  description: `Reads a company named by its id or its name (case-insensitive): its description, its contacts that are not archived, and its deals (tickets of a sales project) split into open and closed, each with status, assignee, value in its own currency, expected close and probability. Only deals you may see are listed; read or change a deal with get_ticket and update_ticket. ${SEE}`,
+  summary: 'Read a company',
+  description:
+    `A company by id or name (case-insensitive): description, contacts not archived, and the deals (sales tickets) you may see, open and closed, with status, assignee, value, expected close and probability; read or change deals with the ticket tools. ${SEE}`,
   params: CompanyParams,
   response: CompanyDetail,
   errors: ['not_found'],
@@ -165,8 +173,9 @@ export const updateCompanyOperation = defineOperation({
   path: '/companies/:id',
   module: 'crm',
   access: 'write',
-  summary: 'Change a company: name, website, industry, size, stage, owner, description, domains',
-  description: `Changes a company named by id or name; send only what changes. \`name\` is unique in the workspace (up to 255 characters); \`size\` is \`1-10\`, \`11-50\`, \`51-200\`, \`201-1000\`, \`1000+\` or null; \`stage\` any of \`lead\`, \`prospect\`, \`customer\`, \`former\`; \`owner\` someone who may see the CRM for the company, or null; \`domains\` replaces the whole list. Companies are created and archived in the browser, and \`customer\` and billing details are an administrator’s: they cannot be changed here. Answers the company. Needs Edit the CRM for the company.`,
+  summary: 'Change a company',
+  description:
+    'Changes a company named by id or name; send only what changes (`domains` replaces the list). `owner` must see the CRM for the company. Creating, archiving, `customer` and billing details are for the browser. Answers the company. Needs Edit the CRM for the company.',
   params: CompanyParams,
   body: UpdateCompanyBody,
   response: Company,
@@ -181,8 +190,9 @@ export const listInteractionsOperation = defineOperation({
   path: '/interactions',
   module: 'crm',
   access: 'read',
-  summary: 'List the interactions with a contact, a company or about a ticket; latest first',
-  description: `Lists notes, calls, meetings, emails and tasks, latest first, paged by \`limit\` (up to 100) and \`offset\`. Name exactly one of \`contact\` (id), \`company\` (id or name) or \`ticket\` (key, such as a deal \`SALES-12\`); \`kind\` narrows it. Interactions about a ticket are listed only if you may see the ticket. ${SEE}`,
+  summary: 'List interactions',
+  description:
+    `Notes, calls, meetings, emails and tasks, latest first, paged by \`limit\` and \`offset\`, of exactly one \`contact\`, \`company\` or \`ticket\` (such as a deal); those about a ticket only if you may see it. ${SEE}`,
   query: ListInteractionsQuery,
   response: InteractionList,
   errors: ['not_found', 'forbidden', 'invalid'],
@@ -196,8 +206,9 @@ export const logInteractionOperation = defineOperation({
   path: '/interactions',
   module: 'crm',
   access: 'write',
-  summary: 'Log a note, call, meeting or task (a follow-up) with a contact, a company or about a ticket',
-  description: `Records an interaction. \`kind\` is \`note\`, \`call\`, \`meeting\` or \`task\` (emails arrive by mail, never typed in); \`subject\` up to 255 characters; \`body\` in Markdown. Name at least one of \`contact\` (id), \`company\` (name or id) and \`ticket\` (key). With a company or a deal, \`contact\` must be one of that company’s contacts or one of the deal’s people you may edit; a contact’s company is linked automatically. \`occurred_at\` is ISO 8601 with an offset, or a local \`YYYY-MM-DDTHH:MM\` with \`timezone\` (IANA, such as Europe/Berlin); now when left out; a call or meeting ahead of now is planned. \`duration\` like \`30m\` or \`1h 15m\`. A task takes \`due_at\` (written as occurred_at) and \`assignee\` (\`me\` when left out), who is reminded when it comes due; list_follow_ups shows open ones and complete_follow_up closes one. Needs Edit the CRM for the company concerned.`,
+  summary: 'Log an interaction',
+  description:
+    'Records a note, call, meeting or task (emails arrive by mail) with at least one of `contact`, `company`, `ticket`. With a company or deal, `contact` must be its contact or one of the deal\'s people; a contact\'s company is linked. A call or meeting ahead of now is planned. A task takes `due_at` and `assignee` (you when left out), reminded when due (list_follow_ups, complete_follow_up). Needs Edit the CRM for the company concerned.',
   body: LogInteractionBody,
   response: Interaction,
   status: 201,
@@ -213,8 +224,9 @@ export const completeFollowUpOperation = defineOperation({
   module: 'crm',
   access: 'write',
   idempotent: true,
-  summary: 'Complete a follow-up (an interaction of kind task): done_at becomes now',
-  description: 'Marks an open follow-up done (done_at set to now) and drops its reminder; one already done is answered unchanged. Only tasks are completed. May be done by its assignee, its author, or whoever manages the CRM (crm:manage) for its company.',
+  summary: 'Complete a follow-up',
+  description:
+    'Marks an open task done now and drops its reminder; one done already is answered unchanged. For its assignee, its author, or crm:manage for its company.',
   params: InteractionParams,
   response: Interaction,
   errors: ['not_found', 'forbidden', 'invalid'],
@@ -228,7 +240,7 @@ export const listFollowUpsOperation = defineOperation({
   path: '/follow-ups',
   module: 'crm',
   access: 'read',
-  summary: 'Your open follow-ups: soonest due first, those with no due moment last',
+  summary: 'Your open follow-ups',
   description: 'Lists the open follow-ups (tasks not done) assigned to you, soonest due first and those with no due moment last; complete one with complete_follow_up. Empty if the CRM is closed to you.',
   response: FollowUpList,
   handler: (ctx) => listFollowUps(ctx),

@@ -37,7 +37,7 @@ export const ContactDetail = shared(
     postal_addresses: Type.Array(Type.Object({ label: Type.String(), lines: Type.Array(Type.String()) })),
     notes: Nullable(RichText),
     source: Type.String({ description: 'where the contact came from: `api`, `workspace file`, or what an import named' }),
-    has_account: Type.Boolean({ description: 'one of its addresses is a member’s: the person can sign in, as a helpdesk customer can' }),
+    has_account: Type.Boolean({ description: 'one of its addresses is a member\'s: the person can sign in, as a helpdesk customer can' }),
     created_at: Timestamp,
     fields: Type.Record(Type.String(), Type.String(), { description: 'custom fields that have a value, by field name' }),
     consent: Type.Array(Type.Object({ purpose: Type.String(), granted: Type.Boolean(), recorded_at: Timestamp }), {
@@ -146,7 +146,7 @@ export type FollowUpList = Static<typeof FollowUpList>;
 
 /** Spec 8: contact names, company names and interaction subjects are up to 255 characters. */
 const Name255 = (description?: string) => Type.String({ minLength: 1, maxLength: 255, ...(description ? { description } : {}) });
-const Markdown = (description = 'Markdown (GitHub-flavoured)') => Type.String({ maxLength: 100_000, description });
+const Markdown = (description = 'Markdown') => Type.String({ maxLength: 100_000, description });
 const PersonName = Type.String({ minLength: 1, maxLength: 255, description: '`me`, a display name or a member id' });
 const CompanyName = Type.String({ minLength: 1, maxLength: 255, description: 'a company by name or id' });
 const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
@@ -155,7 +155,7 @@ export const EmailAddress = Type.String({ format: 'email', maxLength: 254, descr
 export const PhoneNumber = Type.String({ minLength: 1, maxLength: 64, pattern: '\\d', description: 'kept as written' });
 
 export const ContactParams = Type.Object({ id: Id('contact') });
-export const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255, description: 'the company’s id or name' }) });
+export const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255, description: 'the company\'s id or name' }) });
 export const InteractionParams = Type.Object({ id: Id('interaction') });
 
 export const SearchContactsQuery = Type.Object({
@@ -194,14 +194,14 @@ export type UpdateContactBody = Static<typeof UpdateContactBody>;
 export const AddEmailBody = Type.Object({
   address: EmailAddress,
   label: Type.Optional(StringEnum(EMAIL_LABELS, { default: 'work' })),
-  primary: Type.Optional(Type.Boolean({ description: 'true: becomes the primary address (the contact’s first address always is)' })),
+  primary: Type.Optional(Type.Boolean({ description: 'true: becomes the primary address (the contact\'s first address always is)' })),
 });
 export type AddEmailBody = Static<typeof AddEmailBody>;
 
 export const AddPhoneBody = Type.Object({
   number: PhoneNumber,
   label: Type.Optional(StringEnum(PHONE_LABELS, { default: 'work' })),
-  primary: Type.Optional(Type.Boolean({ description: 'true: becomes the primary number (the contact’s first number always is)' })),
+  primary: Type.Optional(Type.Boolean({ description: 'true: becomes the primary number (the contact\'s first number always is)' })),
 });
 export type AddPhoneBody = Static<typeof AddPhoneBody>;
 
@@ -231,12 +231,12 @@ export const UpdateCompanyBody = Type.Object({
   stage: Type.Optional(CompanyStage),
   owner: Type.Optional(Nullable(PersonName)),
   description: Type.Optional(Nullable(Markdown())),
-  domains: Type.Optional(Type.Array(Domain, { maxItems: 50, description: 'the whole list; replaces the company’s domains' })),
+  domains: Type.Optional(Type.Array(Domain, { maxItems: 50, description: 'the whole list; replaces the company\'s domains' })),
 });
 export type UpdateCompanyBody = Static<typeof UpdateCompanyBody>;
 
 export const ListInteractionsQuery = Type.Object({
-  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a contact’s id' })),
+  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a contact\'s id' })),
   company: Type.Optional(CompanyName),
   ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a ticket key' })),
   kind: Type.Optional(StringEnum(INTERACTION_KINDS)),
@@ -251,7 +251,7 @@ export const LogInteractionBody = Type.Object({
   kind: StringEnum(['note', 'call', 'meeting', 'task'] as const, { description: 'an email is never typed in' }),
   subject: Name255(),
   body: Type.Optional(Markdown()),
-  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'who it was with: a contact’s id' })),
+  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'who it was with: a contact\'s id' })),
   company: Type.Optional(CompanyName),
   ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a ticket key (a deal, or any ticket you can see)' })),
   occurred_at: Type.Optional(Moment('ISO 8601 with an offset, or local `YYYY-MM-DDTHH:MM` with `timezone`; now when left out')),

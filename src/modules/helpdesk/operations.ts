@@ -14,7 +14,7 @@ import {
 import { createRequestType, retireRequestType, updateRequestType } from './write.ts';
 
 const PUBLISH_RULE =
-  'Needs helpdesk:forms; making a form open to anyone (`submission: open`), or changing a form while it is open, needs helpdesk:publish too (`can_publish` in list_request_types).';
+  'Needs helpdesk:forms, and helpdesk:publish to make a form open (`submission: open`) or change an open one (`can_publish` in list_request_types).';
 
 export const listRequestTypesOperation = defineOperation({
   name: 'list_request_types',
@@ -23,9 +23,9 @@ export const listRequestTypesOperation = defineOperation({
   path: '/projects/:project/request-types',
   module: 'helpdesk',
   access: 'read',
-  summary: 'List a helpdesk project’s request types (portal forms) in portal order',
+  summary: 'List request types',
   description:
-    'Lists the forms of a helpdesk project in portal order: key, name, the ticket type each raises, who may submit it (`authenticated` or `open` to anyone), and its fields. Retired forms are left out unless `include_archived` is true. `can_manage` and `can_publish` say whether you may change forms and publish open ones. Only helpdesk projects have forms. Pass a form’s key or name as `request_type` to create_ticket.',
+    'A helpdesk project\'s forms in portal order: key, name, ticket type, who may submit (`authenticated`, or `open` to anyone), fields. `can_manage`/`can_publish` say what you may change. Pass a form\'s key or name as `request_type` to create_ticket.',
   params: ProjectParams,
   query: ListQuery,
   response: RequestTypeList,
@@ -40,7 +40,7 @@ export const getRequestTypeOperation = defineOperation({
   path: '/projects/:project/request-types/:request_type',
   module: 'helpdesk',
   access: 'read',
-  summary: 'Read one request type by key, name or id (a retired one too)',
+  summary: 'Read a request type',
   description: 'Reads one form of a helpdesk project, named by its key, name or id (case-insensitive). A retired form can still be read.',
   params: FormParams,
   response: RequestType,
@@ -55,8 +55,9 @@ export const createRequestTypeOperation = defineOperation({
   path: '/projects/:project/request-types',
   module: 'helpdesk',
   access: 'write',
-  summary: 'Create a request type (portal form) at the end of the portal order',
-  description: `Creates a form in a helpdesk project. \`key\` (letters, digits, dashes, underscores) is unique in the project; \`ticket_type\` is one of the project’s ticket types (see describe_project). \`fields\` lists the form’s fields in order: \`summary\`, \`description\`, \`priority\` or custom field keys of that type; the summary is always displayed and required (put first when left out). Without \`fields\` the form shows the summary and the description. ${PUBLISH_RULE}`,
+  summary: 'Create a request type',
+  description:
+    `Creates a portal form, last in the portal order. Without \`fields\` it shows the summary and the description. ${PUBLISH_RULE}`,
   params: ProjectParams,
   body: CreateRequestTypeBody,
   response: RequestType,
@@ -72,8 +73,9 @@ export const updateRequestTypeOperation = defineOperation({
   path: '/projects/:project/request-types/:request_type',
   module: 'helpdesk',
   access: 'write',
-  summary: 'Change a request type: any creation field; fields left out stay',
-  description: `Changes a form named by key, name or id; send only what changes (\`fields\`, when sent, replaces the form’s fields). Taking an open form off the public (\`submission: authenticated\`, nothing else changed) needs helpdesk:forms alone. ${PUBLISH_RULE}`,
+  summary: 'Change a request type',
+  description:
+    `Changes a form; send only what changes. Taking an open form off the public, alone, needs helpdesk:forms only. ${PUBLISH_RULE}`,
   params: FormParams,
   body: UpdateRequestTypeBody,
   response: RequestType,
@@ -89,9 +91,9 @@ export const reorderRequestTypesOperation = defineOperation({
   module: 'helpdesk',
   access: 'write',
   idempotent: true,
-  summary: 'Set the portal order: the forms named first, in that order; the others follow as they were',
+  summary: 'Reorder request types',
   description:
-    'Puts the active forms named in `order` (keys, names or ids) first, in that order; forms left out follow in their present order. Needs helpdesk:forms, and helpdesk:publish as well when an open form changes place. Answers the new list.',
+    'Puts the active forms named in `order` first, in that order; the rest follow as they were. Needs helpdesk:forms, and helpdesk:publish when an open form moves. Answers the new list.',
   params: ProjectParams,
   body: OrderBody,
   response: RequestTypeList,
@@ -108,9 +110,9 @@ export const retireRequestTypeOperation = defineOperation({
   access: 'write',
   destructive: true,
   idempotent: true,
-  summary: 'Retire a request type: the portal stops offering it; tickets raised through it keep it',
+  summary: 'Retire a request type',
   description:
-    'Retires (archives) a form named by key, name or id: it leaves the portal and list_request_types (unless include_archived), can still be read, and tickets raised through it keep showing it. There is no un-retiring through the API. Needs helpdesk:forms (an open form too).',
+    'Archives a form: it leaves the portal and list_request_types, can still be read, and its tickets keep it. There is no un-retiring through the API. Needs helpdesk:forms.',
   params: FormParams,
   response: RequestType,
   errors: ['not_found', 'forbidden', 'invalid'],

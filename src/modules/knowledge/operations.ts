@@ -3,7 +3,8 @@ import { getPage, listSpaces, pageTree, searchPages } from './read.ts';
 import { CreatePageBody, MovePageBody, Page, PageParams, PageSummary, PageTree, SearchQuery, SearchResult, SpaceList, SpaceParams, UpdatePageBody } from './schemas.ts';
 import { archivePage, createPage, movePage, updatePage } from './write.ts';
 
-const WRITE_RULE = 'Needs knowledge:edit in the space (see can_edit in list_spaces) and the page’s edit restrictions; in a git space only `published` may change (422 `git_space`).';
+const WRITE_RULE =
+  'Needs can_edit in the space (list_spaces) and the page\'s edit restrictions; in a git space only `published` changes (422 `git_space`).';
 
 export const listSpacesOperation = defineOperation({
   name: 'list_spaces',
@@ -12,8 +13,9 @@ export const listSpacesOperation = defineOperation({
   path: '/knowledge/spaces',
   module: 'knowledge',
   access: 'read',
-  summary: 'List the knowledge-base spaces you can read',
-  description: 'Lists the spaces you may read, by key: kind (global or personal), project, source (`git` spaces are written in their repository), home page, and whether you may write (`can_edit`) or manage (`can_manage`) there. A space you may not read is not listed and answers 404.',
+  summary: 'List spaces',
+  description:
+    'Spaces you may read, by key: kind, project, source (`git` spaces are written in their repository), home page, `can_edit` and `can_manage`. Others answer 404.',
   response: SpaceList,
   errors: [],
   handler: (ctx) => listSpaces(ctx),
@@ -26,7 +28,7 @@ export const getPageTreeOperation = defineOperation({
   path: '/knowledge/spaces/:space/tree',
   module: 'knowledge',
   access: 'read',
-  summary: 'Read a space’s page tree in tree order',
+  summary: 'Read a space\'s page tree',
   description: 'Lists the pages and folders of a space in tree order, each with its parent’s slug and depth (0 at the top). Drafts, blog posts and deleted pages are not in the tree.',
   params: SpaceParams,
   response: PageTree,
@@ -41,8 +43,9 @@ export const getPageOperation = defineOperation({
   path: '/knowledge/spaces/:space/pages/:page',
   module: 'knowledge',
   access: 'read',
-  summary: 'Read a page by slug or id',
-  description: 'Reads a page by slug or id: its body as stored (never converted) and its `text` (the words whatever the format), version, path (titles above it), labels, the pages linking to it, and the tickets it mentions that you may see. Pass `version` back to update_page to be told when someone saved meanwhile.',
+  summary: 'Read a page',
+  description:
+    'A page by slug or id: its body as stored, its `text`, version, path, labels, backlinks and the tickets it mentions that you may see. Pass `version` to update_page to be told of a save meanwhile.',
   params: PageParams,
   response: Page,
   errors: ['not_found'],
@@ -56,8 +59,9 @@ export const searchPagesOperation = defineOperation({
   path: '/knowledge/search',
   module: 'knowledge',
   access: 'read',
-  summary: 'Search pages by words, best first, with the passage where they were found',
-  description: 'Finds pages you may see that contain every word of `query` (each also as the beginning of a word) in the title or body, best first (title words weigh more), optionally in one space; each answer carries a `passage` with the words in **bold**.',
+  summary: 'Search pages',
+  description:
+    'Pages you may see containing every word of `query` (or its beginning) in title or body, best first (title weighs more); each with a `passage`, the words in **bold**.',
   query: SearchQuery,
   response: SearchResult,
   errors: ['invalid'],
@@ -71,8 +75,9 @@ export const createPageOperation = defineOperation({
   path: '/knowledge/spaces/:space/pages',
   module: 'knowledge',
   access: 'write',
-  summary: 'Create a page, folder or blog post',
-  description: `Creates a page (\`kind\` page, the default), a folder (no body) or a blog post (outside the tree) with a Markdown body, under \`parent\` (slug or id; the top of the space when left out), at the end of its siblings. Its slug comes from the title and never changes. \`draft: true\` keeps it to you and the space’s managers until update_page publishes it. ${WRITE_RULE}`,
+  summary: 'Create a page',
+  description:
+    `Creates a page, a folder (no body) or a blog post (outside the tree) under \`parent\`, last among its siblings. Its slug comes from the title and never changes. A draft is seen by you and the managers until published. ${WRITE_RULE}`,
   params: SpaceParams,
   body: CreatePageBody,
   response: Page,
@@ -88,8 +93,9 @@ export const updatePageOperation = defineOperation({
   path: '/knowledge/spaces/:space/pages/:page',
   module: 'knowledge',
   access: 'write',
-  summary: 'Change a page: a new version',
-  description: `Changes a page’s title, body (Markdown; it replaces the body whatever its format, the previous version keeps the original), \`published\`, or publishes a draft (\`draft: false\`), as a new version with your \`message\`. Give the \`version\` you read: if someone saved since, nothing changes and the answer is 409 \`stale\`. ${WRITE_RULE}`,
+  summary: 'Change a page',
+  description:
+    `Saves a new version (title; body in Markdown, replacing any format; \`published\`; \`draft: false\` publishes) with your \`message\`. Give the \`version\` you read: a save since then makes it 409 \`stale\`, nothing changed. ${WRITE_RULE}`,
   params: PageParams,
   body: UpdatePageBody,
   response: Page,
@@ -104,8 +110,9 @@ export const movePageOperation = defineOperation({
   path: '/knowledge/spaces/:space/pages/:page/move',
   module: 'knowledge',
   access: 'write',
-  summary: 'Move a page in the tree',
-  description: `Moves a page (and what is under it) under \`parent\` (slug or id; null for the top; left out: where it is, or where the sibling named is), \`before\` or \`after\` a sibling there, else to the end. Under itself or a page below it: 422 \`cycle\`. A blog post has no place in the tree. ${WRITE_RULE}`,
+  summary: 'Move a page',
+  description:
+    `Moves a page and its subtree under \`parent\` (null: the top; left out: where it is, or where the sibling named is), \`before\`/\`after\` a sibling, else last. Under itself: 422 \`cycle\`. Blog posts are not in the tree. ${WRITE_RULE}`,
   params: PageParams,
   body: MovePageBody,
   response: Page,
@@ -122,8 +129,9 @@ export const archivePageOperation = defineOperation({
   access: 'write',
   destructive: true,
   idempotent: false,
-  summary: 'Delete a page and the pages under it (to the space’s trash)',
-  description: `Deletes a page and every page under it from the space: they leave the tree, search and reads, and the space’s managers can restore them from its trash in the browser. Answers the page’s summary with \`archived: true\`. ${WRITE_RULE}`,
+  summary: 'Delete a page',
+  description:
+    `Moves a page and its subtree to the space's trash: out of the tree, search and reads; managers restore it in the browser. Answers its summary with \`archived: true\`. ${WRITE_RULE}`,
   params: PageParams,
   response: PageSummary,
   errors: ['not_found', 'forbidden', 'git_space'],

@@ -10,7 +10,7 @@ import { presentSummary } from './present.ts';
 import { allSpaces } from './repo.ts';
 import type { PageNode } from './repo.ts';
 import type { Page, PageSummary, PageTree, Space } from './schemas.ts';
-import { canSee, openSpace, pathOf, visiblePage, type SpaceView } from './space-view.ts';
+import { canSee, openSpace, openSpaceAt, pathOf, visiblePage, type SpaceView } from './space-view.ts';
 
 /** GET /knowledge/spaces: the spaces the member may read, by key. */
 export async function listSpaces(ctx: Context): Promise<{ spaces: Space[] }> {
@@ -67,12 +67,15 @@ async function backlinks(ctx: Context, view: SpaceView, pageId: string): Promise
       and p.archived_at is null and p.id <> ${pageId}
   `.execute(ctx.db);
   const found: PageSummary[] = [];
-  const views = new Map<string, SpaceView | null>();
-  for (const row of rows) {
-    if (!views.has(row.space_key)) views.set(row.space_key, await openSpace(ctx, row.space_key).catch(() => null));
-    const view = views.get(row.space_key);
-    const page = view?.byId.get(row.page_id);
-    if (view && page && canSee(ctx, view, page)) found.push(presentSummary(view.space.key, page));
+  const linkingBySpace = new Map<string, string[]>();
+  for (const row of rows) linkingBySpace.set(row.space_key, [...(linkingBySpace.get(row.space_key) ?? []), row.page_id]);
+  for (const [spaceKey, pageIds] of linkingBySpace) {
+    // a space the member may not read hides its pages' links
+    const linking = await openSpaceAt(ctx, spaceKey, pageIds).catch(() => null);
+    for (const id of pageIds) {
+      const page = linking?.byId.get(id);
+      if (linking && page && canSee(ctx, linking, page)) found.push(presentSummary(linking.space.key, page));
+    }
   }
   return found.sort((a, b) => a.title.localeCompare(b.title));
 }
@@ -105,7 +108,7 @@ export async function presentPage(ctx: Context, view: SpaceView, pageId: string)
 
 /** GET …/pages/{page}: by slug or id; a page the member may not see is 404. */
 export async function getPage(ctx: Context, spaceKey: string, ref: string): Promise<Page> {
-  const view = await openSpace(ctx, spaceKey);
+  const view = await openSpaceAt(ctx, spaceKey, [ref]);
   return presentPage(ctx, view, visiblePage(ctx, view, ref).id);
 }
 

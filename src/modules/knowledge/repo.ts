@@ -43,6 +43,24 @@ export async function spacePages(db: Kysely<DB>, spaceId: string): Promise<PageN
     .execute();
 }
 
+/**
+ * The pages named (by id, or by slug case-insensitively) and every page above them: what a read
+ * of one page needs (its path, the restrictions above it) without the rest of its space.
+ */
+export async function pagesWithAncestors(db: Kysely<DB>, spaceId: string, refs: { ids: readonly string[]; slugs: readonly string[] }): Promise<PageNode[]> {
+  const { rows } = await sql<PageNode>`
+    with recursive chain as (
+      select id, slug, title, kind, parent_id, rank, draft, author_id, archived_at, version, edited_at from pages
+      where space_id = ${spaceId} and (id = any(${refs.ids}::uuid[]) or lower(slug) = any(${refs.slugs}::text[]))
+      union
+      select p.id, p.slug, p.title, p.kind, p.parent_id, p.rank, p.draft, p.author_id, p.archived_at, p.version, p.edited_at
+      from pages p join chain c on p.id = c.parent_id
+    )
+    select * from chain
+  `.execute(db);
+  return rows;
+}
+
 export interface Restriction {
   page_id: string;
   kind: 'view' | 'edit';

@@ -30,7 +30,7 @@ export const PageSummary = shared(
     slug: Type.String(),
     title: Type.String(),
     kind: StringEnum(PAGE_KINDS),
-    status: StringEnum(PAGE_STATUSES, { description: '`current` (in the space), `draft` (its author and the space’s managers only), `archived` (deleted: in the trash)' }),
+    status: StringEnum(PAGE_STATUSES, { description: '`current` (in the space), `draft` (its author and the space\'s managers only), `archived` (deleted: in the trash)' }),
     version: Type.Integer(),
     edited_at: Timestamp,
     archived: Type.Optional(Type.Boolean({ description: 'in answer to a delete' })),
@@ -93,7 +93,7 @@ export const CreatePageBody = Type.Object({
   body: Type.Optional(Body),
   kind: Type.Optional(StringEnum(PAGE_KINDS, { default: 'page', description: '`folder` has no body; `blog_post` is outside the tree' })),
   parent: Type.Optional(Nullable(PageRef)),
-  draft: Type.Optional(Type.Boolean({ description: 'seen only by you and the space’s managers until published' })),
+  draft: Type.Optional(Type.Boolean({ description: 'seen only by you and the space\'s managers until published' })),
   published: Type.Optional(Type.Boolean({ description: 'customers may read it where the space allows' })),
   message: Type.Optional(Message),
 });

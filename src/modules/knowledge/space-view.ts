@@ -2,9 +2,9 @@ import { isUuid } from '../../core/schema-kit.ts';
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { spaceLevels, type SpaceAccess, type SpaceRow } from './policy.ts';
-import { findSpace, spacePages, spaceRestrictions, type PageNode } from './repo.ts';
+import { findSpace, pagesWithAncestors, spacePages, spaceRestrictions, type PageNode, type Restriction } from './repo.ts';
 
-/** A space as one request sees it: the member's levels, its pages, and which the member may see or edit. */
+/** A space as one request sees it: the member's levels, its pages (all, or those a read needs), and which the member may see or edit. */
 export interface SpaceView {
   space: SpaceRow;
   access: SpaceAccess;
@@ -17,11 +17,35 @@ export interface SpaceView {
 }
 
 /** A space the member may read, by key; any other is 404, as if it did not exist (spec 4.5). */
-export async function openSpace(ctx: Context, key: string): Promise<SpaceView> {
+async function readableSpace(ctx: Context, key: string): Promise<{ space: SpaceRow; access: SpaceAccess }> {
   const space = await findSpace(ctx.db, key);
   const access = space ? (await spaceLevels(ctx, [space])).get(space.id)! : undefined;
   if (!space || !access || access.member === 'none') throw notFound(`Space ${key.trim()}`);
+  return { space, access };
+}
+
+/** A readable space with all its pages: for the tree and for changes (a move, a delete, a new slug). */
+export async function openSpace(ctx: Context, key: string): Promise<SpaceView> {
+  const { space, access } = await readableSpace(ctx, key);
   const [pages, restrictions] = await Promise.all([spacePages(ctx.db, space.id), spaceRestrictions(ctx.db, space.id, ctx.actor.memberId)]);
+  return viewOf(space, access, pages, restrictions);
+}
+
+/**
+ * A readable space with only the pages named (by slug or id) and those above them: enough to
+ * find, check and present them, at the cost of their depth rather than of the space's size.
+ */
+export async function openSpaceAt(ctx: Context, key: string, refs: readonly string[]): Promise<SpaceView> {
+  const { space, access } = await readableSpace(ctx, key);
+  const wanted = refs.map((ref) => ref.trim().toLowerCase());
+  const [pages, restrictions] = await Promise.all([
+    pagesWithAncestors(ctx.db, space.id, { ids: wanted.filter(isUuid), slugs: wanted }),
+    spaceRestrictions(ctx.db, space.id, ctx.actor.memberId),
+  ]);
+  return viewOf(space, access, pages, restrictions);
+}
+
+function viewOf(space: SpaceRow, access: SpaceAccess, pages: PageNode[], restrictions: Restriction[]): SpaceView {
   const byId = new Map(pages.map((p) => [p.id, p]));
   const managing = access.member === 'manage';
   const blockedHere = new Set(restrictions.filter((r) => r.kind === 'view' && !r.passes && !managing).map((r) => r.page_id));

@@ -6,7 +6,7 @@ import { presentSummary } from './present.ts';
 import { presentPage } from './read.ts';
 import { freeSlug, saveLinks, type PageNode } from './repo.ts';
 import type { CreatePageBody, MovePageBody, Page, PageSummary, UpdatePageBody } from './schemas.ts';
-import { canSee, findPage, openSpace, subtree, visiblePage, type SpaceView } from './space-view.ts';
+import { canSee, findPage, openSpace, openSpaceAt, subtree, visiblePage, type SpaceView } from './space-view.ts';
 
 function refuseGit(view: SpaceView, doing: string): void {
   if (view.space.source === 'git') throw new ApiError('git_space', `Space ${view.space.key} is kept in git: ${doing} happens there; only \`published\` can be changed here`);
@@ -72,7 +72,7 @@ export async function createPage(ctx: Context, spaceKey: string, body: CreatePag
     .executeTakeFirstOrThrow();
   await writeVersion(ctx, inserted.id, 1, content, body.message ?? null);
   await saveLinks(ctx.db, inserted.id, content.body_text, view.space.key);
-  return presentPage(ctx, await openSpace(ctx, spaceKey), inserted.id);
+  return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [inserted.id]), inserted.id);
 }
 
 /**
@@ -116,7 +116,7 @@ export async function updatePage(ctx: Context, spaceKey: string, ref: string, bo
     .execute();
   await writeVersion(ctx, node.id, version, { title: next.title, body_format: next.body_format, body_text: next.body_text }, body.message ?? null);
   if (body.body !== undefined) await saveLinks(ctx.db, node.id, next.body_text, view.space.key);
-  return presentPage(ctx, await openSpace(ctx, spaceKey), node.id);
+  return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [node.id]), node.id);
 }
 
 /**
@@ -158,7 +158,7 @@ export async function movePage(ctx: Context, spaceKey: string, ref: string, body
     .execute();
   const content = await ctx.db.selectFrom('pages').select(['title', 'body_format', 'body_text']).where('id', '=', page.id).executeTakeFirstOrThrow();
   await writeVersion(ctx, page.id, version, content, `Moved ${parent ? `under ${parent.title}` : 'to the top of the space'}`);
-  return presentPage(ctx, await openSpace(ctx, spaceKey), page.id);
+  return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [page.id]), page.id);
 }
 
 /** DELETE …/pages/{page}: the page and the pages under it leave the space for its trash; managers restore them on the trash page. */

@@ -21,9 +21,9 @@ export const whoamiOperation = defineOperation({
   path: '/me',
   module: 'core',
   access: 'read',
-  summary: 'Who you are acting as, and with what access',
+  summary: 'Who you act as',
   description:
-    'Returns the member this connection acts for and the agent (token or application) with its access: `read` sees what the member can see and changes nothing; `write` may do whatever the member may. Call it first to learn whose permissions you hold.',
+    'The member this connection acts for and the agent (token or application) with its access: `read` sees what the member sees and changes nothing; `write` may do what the member may. Call it first.',
   response: Me,
   handler: async (ctx) => ({
     user: { id: ctx.actor.memberId, name: ctx.actor.name },

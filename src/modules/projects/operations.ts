@@ -10,9 +10,9 @@ export const listProjectsOperation = defineOperation({
   path: '/projects',
   module: 'core',
   access: 'read',
-  summary: 'List the projects you can see',
+  summary: 'List projects',
   description:
-    'Lists every project the member can see, with its key, name and kind. Project keys (like `ATR`) name projects everywhere else; ticket keys are `<PROJECT KEY>-<number>`. Call describe_project next for a project\'s ticket types, priorities and people.',
+    'Projects you can see: key, name and kind. Keys (like `ATR`) name projects everywhere; ticket keys are `<KEY>-<number>`. describe_project gives a project\'s types, priorities and people.',
   response: ProjectList,
   handler: async (ctx) => ({ projects: await visibleProjects(ctx) }),
 });
@@ -24,9 +24,9 @@ export const describeProjectOperation = defineOperation({
   path: '/projects/:key',
   module: 'core',
   access: 'read',
-  summary: 'Describe one project: its ticket types, priorities, resolutions, components, versions, labels and assignable people',
+  summary: 'Describe a project',
   description:
-    'Reads one project by key with the names its tickets use: ticket types, priorities, resolutions, components, versions, labels, and the people tickets can be assigned to. Use these exact names when creating or changing tickets (matching ignores case).',
+    'A project by key with the names its tickets use: types, priorities, resolutions, components, versions, labels and assignable people. Use these names when creating or changing tickets (case-insensitive).',
   params: Type.Object({ key: ProjectKey }),
   toolArgs: { key: 'project' },
   response: ProjectDetail,

@@ -25,7 +25,7 @@ import { updateTicket } from './update.ts';
 import { logWork } from './worklogs.ts';
 
 const NAMES =
-  'Names, not ids: projects by key, ticket types, priorities, resolutions and components by name (case-insensitive; describe_project lists them), labels lowercased with hyphens for spaces, people as `me`, a display name or an id. A name that matches nothing is refused with the names that would have matched.';
+  'Names as describe_project lists them (case-insensitive), labels lowercased, people as `me`, a name or an id; an unknown name is refused with the names that match.';
 
 export const searchTicketsOperation = defineOperation({
   name: 'search_tickets',
@@ -34,9 +34,9 @@ export const searchTicketsOperation = defineOperation({
   path: '/tickets',
   module: 'tickets',
   access: 'read',
-  summary: 'Search tickets by words and filters',
+  summary: 'Search tickets',
   description:
-    'Finds tickets the member can see. `query` matches words and the beginnings of words in keys, summaries, labels, descriptions, custom fields and comments (a ticket key such as `ATR-12` always finds that ticket); results are ranked by relevance and capped at 250 candidates. Without `query`, filters alone decide and the most recently updated come first. Filters: `project` (key), `status` (`open` = not done, `todo`, `in_progress`, `done`), `assignee` (`me`, `unassigned` or a person), `reporter`, `label`, `type`. Page with `limit` (1–100, default 20) and `offset` until `total` is reached. Call get_ticket for a ticket\'s full detail.',
+    'Finds tickets you can see. `query` matches words and word beginnings in keys, summaries, labels, descriptions, custom fields and comments (a key finds its ticket), ranked, at most 250 candidates; without it the latest updated come first. Page with `limit` and `offset` until `total`. get_ticket gives a ticket\'s detail.',
   query: SearchQuery,
   response: TicketSearchResult,
   errors: ['not_found'],
@@ -50,9 +50,9 @@ export const getTicketOperation = defineOperation({
   path: '/tickets/:key',
   module: 'tickets',
   access: 'read',
-  summary: 'Read one ticket with comments, worklogs, links, subtasks and transitions',
+  summary: 'Read a ticket',
   description:
-    'Reads one ticket by key (`<PROJECT KEY>-<number>`, e.g. `ATR-12`): its fields, comments (oldest first), worklogs (newest first), links, subtasks, and the transitions you can take now (use their names with transition_ticket). Texts are Markdown; an `imported_wiki` text also carries the `markdown` an edit should start from. A ticket behind a security level you are not in is refused with 403.',
+    'Reads a ticket by key: fields, comments (oldest first), worklogs (newest first), links, subtasks and the transitions you can take now (for transition_ticket). Texts are Markdown; an `imported_wiki` text also carries the `markdown` to edit from. Behind a security level you are not in: 403.',
   params: KeyParams,
   response: TicketDetail,
   errors: ['not_found'],
@@ -83,7 +83,8 @@ export const createTicketOperation = defineOperation({
   module: 'tickets',
   access: 'write',
   summary: 'Create a ticket',
-  description: `Creates a ticket in a project (by key) and answers it with its new key; you become its reporter and a watcher. Call describe_project first for the project's ticket types, priorities, components and assignable people. Left out: the type is the project's first, the priority the workspace default, the assignee the component's or project's default (an assignee is only taken from members who may assign). New labels are added to the project. \`parent\` is a key in the same project. \`fields\` are custom fields by key, checked before anything is created. The description is Markdown. ${NAMES}`,
+  description:
+    `Creates a ticket and answers it with its key; you become reporter and watcher. describe_project gives the project's types, priorities, components and assignable people. Left out: the project's first type, the default priority, the component's or project's default assignee. New labels join the project; \`parent\` is a key in the same project; \`fields\` are checked before anything is created. ${NAMES}`,
   body: CreateTicketBody,
   response: Ticket,
   status: 201,
@@ -98,8 +99,9 @@ export const updateTicketOperation = defineOperation({
   path: '/tickets/:key',
   module: 'tickets',
   access: 'write',
-  summary: 'Change a ticket\'s fields',
-  description: `Changes only the fields sent: summary, description (Markdown, replaces the whole text), type (only to one whose workflow has the current status), priority, assignee (or null), labels (replaces; [] removes all), components (replaces), parent (key or null), due_date (YYYY-MM-DD or null), fields (custom fields by key; null clears one). The status cannot be set here: use transition_ticket. Needs ticket:edit, or ticket:edit_own on a ticket you reported. ${NAMES}`,
+  summary: 'Change a ticket',
+  description:
+    `Changes only the fields sent; labels and components replace the lists, null clears. \`type\` only to one whose workflow has the current status; the status changes only through transition_ticket. Needs ticket:edit, or ticket:edit_own on a ticket you reported. ${NAMES}`,
   params: KeyParams,
   body: UpdateTicketBody,
   response: Ticket,
@@ -117,9 +119,9 @@ export const transitionTicketOperation = defineOperation({
   path: '/tickets/:key/transitions',
   module: 'tickets',
   access: 'write',
-  summary: 'Move a ticket through its workflow',
+  summary: 'Transition a ticket',
   description:
-    'Changes a ticket\'s status by taking a workflow transition, named by its name, its id, or the name of the status it leads to; get_ticket lists the transitions you can take now. Entering a done status sets a `resolution` (left out: the ticket keeps its resolution or gets the default); leaving it clears it. `assignee` and `fields` only where the transition\'s screen asks for them. `comment` (Markdown) is added with the move, `comment_internal` makes it an internal note. A transition that is not available, or a validator that refuses, changes nothing and answers 422 with the reason.',
+    'Takes a workflow transition by its name, id or target status (get_ticket lists those you can take). Entering a done status sets `resolution` (left out: kept, or the default); leaving one clears it. `assignee` and `fields` only where the transition\'s screen asks; `comment` is added with the move. A transition not available, or a validator\'s refusal, changes nothing (422 with the reason).',
   params: KeyParams,
   body: TransitionBody,
   response: Ticket,
@@ -137,9 +139,9 @@ export const assignTicketOperation = defineOperation({
   path: '/tickets/:key/assignee',
   module: 'tickets',
   access: 'write',
-  summary: 'Assign a ticket, or unassign it with null',
+  summary: 'Assign a ticket',
   description:
-    'Sets the assignee: `me`, a display name, an email address or a member id, among the project\'s assignable people (describe_project lists them); null unassigns. The present assignee is always accepted. An optional Markdown `comment` is added with it and sent to watchers as one notification.',
+    'Sets the assignee among the project\'s assignable people (describe_project), or null to unassign; the present assignee is always accepted. A `comment` goes with it, notified to watchers as one notification.',
   params: KeyParams,
   body: AssigneeBody,
   response: Ticket,
@@ -159,7 +161,7 @@ export const addCommentOperation = defineOperation({
   access: 'write',
   summary: 'Comment on a ticket',
   description:
-    'Adds a Markdown comment to a ticket, timed now. `internal: true` makes it a helpdesk internal note that customers never see. `@username` in the text notifies that member; watchers are notified too.',
+    'Adds a Markdown comment. `internal: true` makes it a helpdesk internal note customers never see. `@username` notifies that member; watchers are notified too.',
   params: KeyParams,
   body: CommentBody,
   response: Comment,
@@ -178,9 +180,9 @@ export const logWorkOperation = defineOperation({
   path: '/tickets/:key/worklogs',
   module: 'tickets',
   access: 'write',
-  summary: 'Log time spent on a ticket',
+  summary: 'Log work on a ticket',
   description:
-    'Logs work on a ticket: `time_spent` in words (`1h 30m`, `45m`, `2d`, `1w`; a day is 8 hours, a week 5 days) or `time_spent_seconds`, `started_at` (ISO 8601, now when left out) and an optional Markdown `body`. The time adds to the ticket\'s time spent and comes off its remaining estimate (never below zero); the answer shows both totals after logging. Zero or anything that is not a duration is refused with invalid_duration.',
+    'Logs time on a ticket: `time_spent` in words or `time_spent_seconds`. It adds to the time spent and comes off the remaining estimate (not below zero); the answer shows both. Zero or a non-duration: 422 invalid_duration.',
   params: KeyParams,
   body: WorklogBody,
   response: LoggedWork,

@@ -5,14 +5,14 @@ import { Person, Reference, RichText, Status, Transition } from '../../core/shap
 export const TicketKey = Type.String({
   minLength: 3,
   maxLength: 40,
-  description: 'A ticket key such as `ATR-12` (`<PROJECT KEY>-<number>`, case-insensitive)',
+  description: 'A ticket key such as `ATR-12` (case-insensitive)',
 });
 
 export const Link = shared(
   'Link',
   Type.Object({
     relation: Type.String({ description: "read from this ticket, e.g. 'is blocked by'" }),
-    ticket: Type.String({ description: 'the other ticket’s key' }),
+    ticket: Type.String({ description: 'the other ticket\'s key' }),
     summary: Type.String(),
     status: Nullable(Status),
   }),
@@ -47,7 +47,7 @@ const summaryFields = {
   assignee: Nullable(Person),
   labels: Type.Array(Type.String()),
   updated_at: Nullable(Timestamp),
-  url: Type.String({ format: 'uri', description: 'the ticket’s page in the service' }),
+  url: Type.String({ format: 'uri', description: 'the ticket\'s page in the service' }),
 };
 
 export const TicketSummary = shared('TicketSummary', Type.Object(summaryFields));
@@ -158,13 +158,13 @@ export type TicketSearchResult = Static<typeof TicketSearchResult>;
 
 const Name = Type.String({ minLength: 1 });
 const PersonName = Type.String({ minLength: 1, description: '`me`, a display name or a member id' });
-const Markdown = Type.String({ description: 'Markdown (GitHub-flavoured)' });
+const Markdown = Type.String({ description: 'Markdown' });
 const CustomFieldValues = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    'custom fields by key: a choice by its words, a list for a multi-value field, `YYYY-MM-DD` for a date, a number or numeric string for a number; null or "" clears',
+    'custom fields by key: a choice by its words, a list if multi-valued, `YYYY-MM-DD`, a number; null or "" clears',
 });
 
-const DealCompany = Type.String({ minLength: 1, maxLength: 255, description: 'sales projects: the deal’s company by name or id (PATCH: null clears it)' });
+const DealCompany = Type.String({ minLength: 1, maxLength: 255, description: 'sales projects: the deal\'s company by name or id (PATCH: null clears it)' });
 
 export const SearchSort = StringEnum(['relevance', 'updated', 'created', 'priority', 'key']);
 export const SearchStatus = StringEnum(['open', 'todo', 'in_progress', 'done'], {
@@ -193,7 +193,7 @@ export const CreateTicketBody = Type.Object({
   request_type: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'helpdesk projects: an active request type (form) by key or name; with `type` left out, the ticket gets the form’s ticket type',
+      description: 'helpdesk projects: an active request type (form) by key or name; with `type` left out, the ticket gets the form\'s ticket type',
     }),
   ),
   priority: Type.Optional(Name),

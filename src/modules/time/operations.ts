@@ -18,8 +18,7 @@ import {
   StopBody,
 } from './schemas.ts';
 
-const ZONES =
-  'Times with an offset stand alone; a local time (`2026-03-29T09:00`) or a day needs `timezone` (an IANA name) — through MCP your own time zone is taken when none is given.';
+const ZONES = 'A local time or day is read in `timezone` (through MCP, yours when left out).';
 
 export const listActivitiesOperation = defineOperation({
   name: 'list_activities',
@@ -28,8 +27,9 @@ export const listActivitiesOperation = defineOperation({
   path: '/activities',
   module: 'time',
   access: 'read',
-  summary: 'List activities (time entries), newest first',
-  description: `Lists activities you may see — your own, and other members' in projects where you hold time:view_all — newest first. \`from\`/\`to\` are days (inclusive) counted in \`timezone\` (yours when left out; the answer says which). Filters: project key, customer name, ticket key, tag, member (\`me\` or a person), running.`,
+  summary: 'List activities',
+  description:
+    'Your activities and, where you hold time:view_all, other members\', newest first. `from`/`to` are days (inclusive) in `timezone` (yours when left out; the answer says which).',
   query: ListActivitiesQuery,
   response: ActivityList,
   errors: ['invalid'],
@@ -43,7 +43,7 @@ export const getActivityOperation = defineOperation({
   path: '/activities/:id',
   module: 'time',
   access: 'read',
-  summary: 'Read one activity with its history',
+  summary: 'Read an activity',
   description: 'Reads an activity by id with its history, oldest first: each change with who made it, through which agent, and each field from and to.',
   params: ActivityParams,
   response: ActivityDetail,
@@ -58,8 +58,9 @@ export const createActivityOperation = defineOperation({
   path: '/activities',
   module: 'time',
   access: 'write',
-  summary: 'Log time, or start a timer',
-  description: `Creates one of your activities. With \`end\` or \`duration\` (\`1h 30m\`, \`45m\`, \`2d\`; a day is 8 hours) it is finished; with neither it runs (a timer) — and your running activity, if any, stops where the new one starts. \`start\` is now when left out. ${ZONES} Linking a project, or a ticket (its project comes with it), needs time:log there; \`customer\` is an organization's name (list_organizations).`,
+  summary: 'Log time or start a timer',
+  description:
+    `Creates one of your activities: with \`end\` or \`duration\` it is finished; with neither it is a running timer, and your running one stops where it starts. Linking a project or ticket needs time:log there; \`customer\` is an organization (list_organizations). ${ZONES}`,
   body: ActivityBody,
   response: Activity,
   status: 201,
@@ -74,8 +75,9 @@ export const updateActivityOperation = defineOperation({
   path: '/activities/:id',
   module: 'time',
   access: 'write',
-  summary: 'Change an activity: any create field; fields left out stay',
-  description: `Changes one of your activities; send only what changes. \`null\` or \`""\` for project, customer or ticket clears it; a new \`start\` alone keeps the duration. ${ZONES} An activity in a closed billing phase is locked (403).`,
+  summary: 'Change an activity',
+  description:
+    `Changes one of your activities; send only what changes (null or "" clears project, customer or ticket; a new \`start\` alone keeps the duration). In a closed billing phase it is locked (403). ${ZONES}`,
   params: ActivityParams,
   body: ActivityBody,
   response: Activity,
@@ -92,7 +94,7 @@ export const deleteActivityOperation = defineOperation({
   access: 'write',
   destructive: true,
   idempotent: false,
-  summary: 'Delete an activity: it leaves every list and total',
+  summary: 'Delete an activity',
   description: 'Deletes one of your activities: it leaves every list and report; its history says so. A locked one (closed billing phase) is refused with 403.',
   params: ActivityParams,
   response: DeletedActivity,
@@ -107,8 +109,9 @@ export const stopActivityOperation = defineOperation({
   path: '/activities/:id/stop',
   module: 'time',
   access: 'write',
-  summary: 'Stop a running activity, now or at a given end',
-  description: `Stops your running activity. \`end\` is ISO 8601 with an offset, a local time in \`timezone\`, or \`HH:MM\` on the start's day (in \`timezone\`); now when left out (the body may be empty). An end before the start is 422. ${ZONES}`,
+  summary: 'Stop the running activity',
+  description:
+    `Stops your running activity at \`end\` (now when left out; the body may be empty). An end before the start is 422. ${ZONES}`,
   params: ActivityParams,
   body: StopBody,
   response: Activity,
@@ -123,7 +126,7 @@ export const listOrganizationsOperation = defineOperation({
   path: '/organizations',
   module: 'time',
   access: 'read',
-  summary: 'List organizations (customers) by name',
+  summary: 'List organizations',
   description: 'Lists the organizations time is logged for (customers), by name, with their domains. Use a name as `customer` of an activity.',
   response: OrganizationList,
   errors: [],
@@ -137,7 +140,7 @@ export const listPhasesOperation = defineOperation({
   path: '/phases',
   module: 'time',
   access: 'read',
-  summary: 'List billing phases, newest first',
+  summary: 'List billing phases',
   description: 'Lists billing periods you may see (of a project you can see, or of no project), newest first, optionally of one customer. `rate` and `currency` are given only where you hold time:billing.',
   query: PhasesQuery,
   response: PhaseList,
@@ -152,8 +155,9 @@ export const reportHoursOperation = defineOperation({
   path: '/reports/hours',
   module: 'time',
   access: 'read',
-  summary: 'Hours report: totals of finished activities, grouped',
-  description: `Sums the finished activities you may see between \`from\` and \`to\` (days in \`timezone\`; this month when left out), filtered like list_activities and by \`phase\`, grouped by up to two of day, week, month, member, project, customer, ticket, tag, phase (\`group_by=project,week\`). Each group and the total give seconds, billable seconds, how many activities, and — where you hold time:billing — amounts per currency at the rates of the phases the time falls in. Running activities count once stopped.`,
+  summary: 'Hours report',
+  description:
+    'Sums the finished activities you may see between `from` and `to` (this month when left out), filtered like list_activities and by `phase`, grouped by up to two keys. Each group and the total: seconds, billable seconds, count and, where you hold time:billing, amounts per currency at the phases\' rates.',
   query: HoursQuery,
   response: HoursReport,
   errors: ['invalid'],

@@ -92,7 +92,7 @@ export const PhaseList = shared('PhaseList', Type.Object({ phases: Type.Array(Ph
 export type PhaseList = Static<typeof PhaseList>;
 
 const WHEN =
-  'ISO 8601 with an offset (`2026-03-29T09:00:00+02:00`) stands alone; a local time (`2026-03-29T09:00`) or a day (`2026-03-29`, its midnight) is read in `timezone`';
+  'ISO 8601 with an offset, or a local time (`2026-03-29T09:00`) or day (its midnight) read in `timezone`';
 
 export const ActivityBody = Type.Object({
   description: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'what was done' }))),
@@ -102,7 +102,7 @@ export const ActivityBody = Type.Object({
   timezone: Type.Optional(TimeZone),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'replaces the tags' })),
   project: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'project key; null or "" clears' }))),
-  customer: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'an organization’s name (see list_organizations); null or "" clears' }))),
+  customer: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'an organization\'s name (see list_organizations); null or "" clears' }))),
   ticket: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'ticket key, a ticket you can see; sets project to its project; null or "" clears' }))),
   note: Type.Optional(Nullable(Type.String({ maxLength: 32768, description: 'Markdown' }))),
   billable: Type.Optional(Type.Boolean({ description: 'true when left out on create' })),
@@ -123,7 +123,7 @@ const Filters = {
   project: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'project key' })),
   customer: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'organization name' })),
   ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'ticket key' })),
-  member: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: '`me`, or a member’s name or id; another member’s activities need time:view_all in their project' })),
+  member: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: '`me`, or a member\'s name or id; another member\'s activities need time:view_all in their project' })),
 };
 
 export const ListActivitiesQuery = Type.Object({

@@ -11,6 +11,7 @@ import * as knowledge from './0012-knowledge.ts';
 import * as time from './0013-time.ts';
 import * as crm from './0014-crm.ts';
 import * as pageFlashes from './0015-page-flashes.ts';
+import * as crmRestorable from './0016-crm-restorable.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0013-time': time,
   '0014-crm': crm,
   '0015-page-flashes': pageFlashes,
+  '0016-crm-restorable': crmRestorable,
 };

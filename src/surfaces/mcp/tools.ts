@@ -34,6 +34,26 @@ export interface Toolset {
 // Plain JSON: TypeBox schemas carry symbol keys; what goes on the wire (and in the snapshot) is data.
 const plain = (schema: unknown): JsonObject => JSON.parse(JSON.stringify(schema)) as JsonObject;
 
+const isNullType = (schema: unknown) => (schema as JsonObject).type === 'null' && Object.keys(schema as JsonObject).length === 1;
+
+/**
+ * `anyOf: [{type: T, …}, {type: 'null'}]` (TypeBox's Nullable) said as `{type: [T, 'null'], …}`:
+ * the same values accepted, 18 bytes less each, about 1 KB of every tools/list (issue 15). Kept as
+ * it is where the other branch has its own `anyOf`, `enum` or `const` (null would need adding there).
+ */
+function compactNullable(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compactNullable);
+  if (!schema || typeof schema !== 'object') return schema;
+  const compacted = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, compactNullable(value)])) as JsonObject;
+  const branches = compacted.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return compacted;
+  const nullAt = branches.findIndex(isNullType);
+  const other = branches[1 - nullAt] as JsonObject | undefined;
+  if (nullAt < 0 || !other || typeof other.type !== 'string' || 'anyOf' in other || 'enum' in other || 'const' in other) return compacted;
+  const { anyOf: _nullable, ...outer } = compacted;
+  return { ...other, ...outer, type: [other.type, 'null'] };
+}
+
 function objectParts(schema: JsonObject): { properties: JsonObject; required: string[] } {
   return {
     properties: (schema.properties as JsonObject | undefined) ?? {},
@@ -63,7 +83,7 @@ function mergeArguments(op: Operation): { inputSchema: JsonObject; targets: Map<
       if (own.required.includes(name)) required.push(argument);
     }
   }
-  const inputSchema: JsonObject = { type: 'object', properties };
+  const inputSchema: JsonObject = { type: 'object', properties: compactNullable(properties) };
   if (required.length) inputSchema.required = required;
   inputSchema.additionalProperties = false;
   return { inputSchema, targets };

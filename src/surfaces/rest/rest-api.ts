@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { runOperation, type Principal } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';

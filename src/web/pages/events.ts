@@ -5,6 +5,7 @@ import { getTicket } from '../../modules/tickets/index.ts';
 import type { ChangeEvent } from '../../notifications/live-events.ts';
 import { readContext } from '../read-context.ts';
 import { currentSession, type Session, type PagesDeps, type WebDeps } from '../session.ts';
+import { batchedUnreadCounts } from './unread-counts.ts';
 
 /** Open streams one member may hold (tabs); one more is refused so a runaway page cannot hold the node's connections. */
 export const STREAMS_PER_MEMBER = 20;
@@ -31,16 +32,6 @@ async function interestIn(topic: string, deps: WebDeps, session: Session, reques
   throw new ApiError('invalid', `topic: must be me, notifications, ticket:<key> or board:<number>`);
 }
 
-async function unreadCount(deps: WebDeps, memberId: string): Promise<number> {
-  const row = await deps.db
-    .selectFrom('notifications')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('member_id', '=', memberId)
-    .where('read_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type('text/plain; charset=utf-8').send(message);
 }
@@ -53,6 +44,7 @@ function refuse(reply: FastifyReply, status: number, message: string): FastifyRe
  */
 export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
   const open = new Map<string, number>();
+  const unreadCount = batchedUnreadCounts(deps.db);
 
   app.get('/events', { config: { stream: true } }, async (request, reply) => {
     const session = await currentSession(request, deps);
@@ -81,10 +73,10 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
 
     let checking = Promise.resolve();
     const onEvent = (event: ChangeEvent) => {
-      // one check at a time per stream, in order; a burst of changes costs one count each
+      // one check at a time per stream, in order; the streams share one grouped count per change
       checking = checking.then(async () => {
         if (raw.destroyed) return;
-        const count = await unreadCount(deps, session.memberId);
+        const count = await unreadCount(session.memberId);
         if (count !== unread) {
           unread = count;
           raw.write(`event: unread\ndata: ${count}\n\n`);
