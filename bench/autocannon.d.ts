@@ -25,8 +25,17 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
-    /** A sequence each connection sends in turn, over and over. */
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+    /**
+     * A sequence each connection sends in turn, over and over; each request passes through
+     * setupRequest, which may give it another body.
+     */
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: { body?: string }) => { body?: string };
+    }[];
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -21,7 +21,7 @@ export interface LoadFigures {
 function authorized(request: BenchRequest, token: string | null): Record<string, string> {
   const headers: Record<string, string> = { ...request.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (request.body !== undefined || request.bodies) headers['content-type'] = 'application/json';
   return headers;
 }
 
@@ -37,12 +37,15 @@ function figuresOf(result: Result): LoadFigures {
 
 /** Loads one address with autocannon and keeps the figures the report shows. */
 export async function load(baseUrl: string, request: BenchRequest, token: string | null, settings: LoadSettings): Promise<LoadFigures> {
+  const bodies = (request.bodies ?? []).map((body) => JSON.stringify(body));
+  let sent = 0;
   const options = {
     url: `${baseUrl}${request.path}`,
     method: request.method,
     headers: authorized(request, token),
     connections: settings.connections,
     ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    ...(bodies.length ? { requests: [{ setupRequest: (req: { body?: string }) => ({ ...req, body: bodies[(sent += 1) % bodies.length] }) }] } : {}),
   };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
   return figuresOf(await autocannon({ ...options, duration: settings.duration }));

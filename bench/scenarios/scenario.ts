@@ -15,6 +15,8 @@ export interface BenchRequest {
   /** Path from the service root, e.g. `/api/v1/me`. */
   path: string;
   body?: unknown;
+  /** Bodies sent in turn instead of `body`, one per request (a create into each project in turn). */
+  bodies?: unknown[];
   headers?: Record<string, string>;
 }
 

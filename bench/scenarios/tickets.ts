@@ -42,6 +42,18 @@ export const scenarios: Scenario[] = [
     request: () => ({ method: 'POST', path: '/api/v1/tickets', body: { project: 'OPS', summary: 'Bench ticket', labels: ['backend'] } }),
   },
   {
+    name: 'POST /api/v1/tickets (20 projects in turn)',
+    seed: async (db) => {
+      const projects = await db.selectFrom('projects').select('key').orderBy('position').execute();
+      return { projectKeys: projects.map((p) => p.key).join(',') };
+    },
+    request: (env) => ({
+      method: 'POST',
+      path: '/api/v1/tickets',
+      bodies: env.projectKeys!.split(',').map((project) => ({ project, summary: 'Bench ticket', labels: ['backend'] })),
+    }),
+  },
+  {
     name: `POST /api/v1/tickets/${LOOP_TICKET}/transitions`,
     request: () => ({ method: 'POST', path: `/api/v1/tickets/${LOOP_TICKET}/transitions`, body: { transition: 'Touch' } }),
   },

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../storage/schema.ts';
 
 /** One notification to several members: the change, on what, and what a page or an email says of it. */
@@ -25,6 +25,19 @@ export async function writeNotifications(db: Kysely<DB>, entry: NotificationEntr
       case when ${mail} and m.email_notifications and m.email is not null then 'queued' else 'none' end
     from members m where m.id = any(${[...entry.memberIds]}::uuid[]) and m.active
   `.execute(db);
+}
+
+/**
+ * The insert writeNotifications makes, to the active members among those `recipients` selects
+ * (a query of member ids), as one statement a request may send with its other writes.
+ */
+export function notificationsInsert(entry: Omit<NotificationEntry, 'memberIds'> & { recipients: RawBuilder<unknown> }, mail: boolean): RawBuilder<unknown> {
+  const payload = JSON.stringify(entry.payload);
+  return sql`
+    insert into notifications (member_id, entity_type, entity_id, kind, payload, email_state)
+    select m.id, ${entry.entityType}, ${entry.entityId}::uuid, ${entry.kind}, ${payload}::jsonb,
+      case when ${mail} and m.email_notifications and m.email is not null then 'queued' else 'none' end
+    from members m where m.id in (${entry.recipients}) and m.active`;
 }
 
 export interface ReminderEntry {

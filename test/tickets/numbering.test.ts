@@ -31,3 +31,17 @@ describe('ticket numbers: per project, never repeated, never skipped', () => {
     expect(reply.body.key).toBe('OTHER-2');
   });
 });
+
+describe('32 concurrent creates into one project: 32 distinct keys, none skipped', () => {
+  it('numbers them one after the other even with refused creates among them', async () => {
+    const before = Number((await create('Before the burst')).body.key.split('-')[1]);
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 5 === 4 ? create(`Refused ${i}`, { fields: { nope: 1 } }) : create(`Burst ${i}`))),
+    );
+    expect(replies.filter((r) => r.status === 422)).toHaveLength(8);
+    const created = replies.filter((r) => r.status === 201);
+    const numbers = created.map((r) => Number(r.body.key.split('-')[1])).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 32 }, (_, i) => before + 1 + i));
+    expect((await create('After the burst')).body.key).toBe(`TIX-${before + 33}`);
+  });
+});

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleTicket, presentSummary, presentTicketById, requireTicketAction, ticketScope, type Ticket, type TicketSummary } from '../tickets/index.ts';
+import { loadVisibleTicket, presentSummary, requireTicketAction, ticketScope, type Ticket, type TicketSummary } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
 import { rankCard, resolvePlace } from './placement.ts';
 import { cardRows } from './summaries.ts';
@@ -85,6 +85,5 @@ export async function moveToSprint(ctx: Context, number: number, input: BacklogM
     await ctx.db.updateTable('tickets').set({ updated_at: sql<string>`now()` }).where('id', '=', ticket.id).execute();
     await recordSprintChange(ctx, ticket.id, current, target);
   }
-  await rankCard(ctx, list, ticket, place);
-  return presentTicketById(ctx, ticket.id);
+  return rankCard(ctx, list, ticket, place);
 }

@@ -3,7 +3,6 @@ import { ApiError, invalid } from '../../core/errors.ts';
 import { normalizeName } from '../../core/names.ts';
 import {
   loadVisibleTicket,
-  presentTicketById,
   requireTicketAction,
   transitionInto,
   transitionTicket,
@@ -90,6 +89,5 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
       fields: input.fields,
     });
   }
-  await rankCard(ctx, inColumn, ticket, place);
-  return presentTicketById(ctx, ticket.id);
+  return rankCard(ctx, inColumn, ticket, place);
 }

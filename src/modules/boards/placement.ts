@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { normalizeKey } from '../../core/names.ts';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
-import { recordHistory } from '../../core/history.ts';
+import { presentTicketRow, rankTicket, type Ticket } from '../tickets/index.ts';
 import { lockRanks, rankInList, type Place } from './rank.ts';
 
 export interface PlacementInput {
@@ -27,11 +27,9 @@ export async function resolvePlace(ctx: Context, list: RawBuilder<boolean>, inpu
   return 'end';
 }
 
-/** Gives the card its new rank in the list, recorded in its history. */
-export async function rankCard(ctx: Context, list: RawBuilder<boolean>, card: { id: string }, place: Place): Promise<void> {
+/** Gives the card (its row locked) its new rank in the list, recorded in its history; answers the ticket as it now shows. */
+export async function rankCard(ctx: Context, list: RawBuilder<boolean>, card: { id: string }, place: Place): Promise<Ticket> {
   await lockRanks(ctx.db);
-  const current = await ctx.db.selectFrom('tickets').select('rank').where('id', '=', card.id).executeTakeFirstOrThrow();
   const rank = await rankInList(ctx.db, list, card.id, place);
-  await ctx.db.updateTable('tickets').set({ rank }).where('id', '=', card.id).execute();
-  await recordHistory(ctx, { entityType: 'ticket', entityId: card.id, kind: 'ranked', changes: [{ field: 'rank', from: current.rank, to: rank }] });
+  return presentTicketRow(ctx, await rankTicket(ctx, card.id, rank));
 }

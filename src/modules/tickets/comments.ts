@@ -1,15 +1,17 @@
-import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
-import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket } from './load.ts';
-import { announce } from './notify.ts';
+import { closeTicketChangeQuietly } from './closing.ts';
 import { requireTicketAction } from './policy.ts';
 import { presentComment, type CommentRow } from './present.ts';
-import { touchTicket } from './repo.ts';
 import type { Comment, CommentBody } from './schemas.ts';
 
-/** Writes a Markdown comment made now (spec 4.2: a comment's time is when it was made). */
+/** Writes a Markdown comment made now (spec 4.2: a comment's time is when it was made); returns its id. */
 export async function insertComment(ctx: Context, ticketId: string, body: string, internal: boolean): Promise<string> {
+  return (await writeComment(ctx, ticketId, body, internal)).id;
+}
+
+/** insertComment returning the comment as its answer shows it, from the insert itself. */
+async function writeComment(ctx: Context, ticketId: string, body: string, internal: boolean): Promise<CommentRow> {
   const row = await ctx.db
     .insertInto('comments')
     .values({
@@ -22,32 +24,23 @@ export async function insertComment(ctx: Context, ticketId: string, body: string
       restricted_group_id: null,
       edited_at: null,
     })
-    .returning('id')
+    .returning(['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'])
     .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function presentCommentById(ctx: Context, commentId: string): Promise<Comment> {
-  const result = await sql<CommentRow>`
-    select c.id, c.author_id, m.display_name as author_name, c.body_format, c.body_text, c.visibility, c.created_at, c.edited_at
-    from comments c left join members m on m.id = c.author_id where c.id = ${commentId}
-  `.execute(ctx.db);
-  return presentComment(result.rows[0]!);
+  // the author is the member making the request: their name as read with the request's token
+  return { ...row, author_name: ctx.actor.name };
 }
 
 /** POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies that person. */
 export async function addComment(ctx: Context, key: string, input: CommentBody): Promise<Comment> {
-  const ticket = await loadVisibleTicket(ctx, key, true);
+  // not locked when read: a comment changes nothing it read, and the closing statement's update
+  // locks the row only for itself and the commit, so comments on one ticket overlap until then
+  const ticket = await loadVisibleTicket(ctx, key);
   await requireTicketAction(ctx, 'comment', ticket);
   const internal = input.internal ?? false;
-  const commentId = await insertComment(ctx, ticket.id, input.body, internal);
-  await touchTicket(ctx.db, ticket.id);
-  await recordHistory(ctx, {
-    entityType: 'ticket',
-    entityId: ticket.id,
-    kind: 'commented',
-    changes: [{ field: 'comment', from: null, to: { id: commentId, visibility: internal ? 'internal' : 'public' } }],
+  const comment = await writeComment(ctx, ticket.id, input.body, internal);
+  await closeTicketChangeQuietly(ctx, ticket, {
+    history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id: comment.id, visibility: internal ? 'internal' : 'public' } }] }],
+    announcement: { kind: 'commented', payload: { comment_id: comment.id, body: input.body, internal }, markdown: input.body },
   });
-  await announce(ctx, { ticket, kind: 'commented', payload: { comment_id: commentId, body: input.body, internal }, markdown: input.body });
-  return presentCommentById(ctx, commentId);
+  return presentComment(comment);
 }

@@ -1,27 +1,27 @@
 import type { Context } from '../../core/context.ts';
-import { recordHistory } from '../../core/history.ts';
 import { resolveVisibleProject } from '../projects/index.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
-import { presentTicketById } from './load.ts';
-import { announce } from './notify.ts';
+import { closeTicketChange } from './closing.ts';
+import { presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
-import { loadProjectConfig, loadWorkflow } from './project-config.ts';
-import { addWatcher, ensureLabels, insertTicket, setComponents, setLabels, takeTicketNumber, touchTicket } from './repo.ts';
+import { cachedProjectConfig, cachedWorkflow } from './project-config.ts';
+import { ensureLabels, insertNumberedTicket } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensions.ts';
 
 /**
  * POST /tickets: every name and custom field is checked before anything is written, so a
- * mistake creates nothing; then the number is taken from the project's counter in the same
- * transaction, so numbers never repeat and never skip.
+ * mistake creates nothing; the number is taken from the project's counter by the ticket's insert,
+ * after every look-up, so concurrent creates into one project wait on it only for the last
+ * statements; in the same transaction, so numbers never repeat and never skip.
  */
 export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
   const project = await resolveVisibleProject(ctx, input.project, '/project');
   const target = { project_id: project.id, project_key: project.key };
   await requireTicketAction(ctx, 'create', target);
-  const config = await loadProjectConfig(ctx.db, project);
+  const config = await cachedProjectConfig(ctx, project);
 
   const form = input.request_type !== undefined ? await requestTypeFor(ctx, project, input.request_type) : null;
   // type left out: the form's ticket type, else the project's first (spec 4.2)
@@ -43,42 +43,38 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
     assigneeId = components.find((c) => c.default_assignee_id)?.default_assignee_id ?? project.default_assignee_id;
   }
 
-  const workflow = await loadWorkflow(ctx.db, type.workflow_id);
-  const number = await takeTicketNumber(ctx.db, project.id);
-  const key = `${project.key}-${number}`;
-  const id = await insertTicket(ctx.db, {
-    project_id: project.id,
-    number,
-    key,
-    summary: input.summary,
-    type_id: type.id,
-    status_id: workflow.statuses[0]!.id,
-    priority_id: priority?.id ?? null,
-    assignee_id: assigneeId,
-    reporter_id: ctx.actor.memberId,
-    parent_id: parent?.id ?? null,
-    request_type: form?.name ?? null,
-    request_type_id: form?.id ?? null,
-    description_format: input.description !== undefined ? 'markdown' : null,
-    description_text: input.description ?? null,
-    due_date: input.due_date ?? null,
-  });
-  const ticket = { id, key };
-
+  const workflow = await cachedWorkflow(ctx, type.workflow_id);
   const labels = await ensureLabels(ctx.db, project.id, labelNames(input.labels ?? []));
-  await setLabels(ctx.db, ticket.id, labels.map((l) => l.id));
-  await setComponents(ctx.db, ticket.id, components.map((c) => c.id));
+  const ticket = await insertNumberedTicket(
+    ctx.db,
+    project,
+    {
+      summary: input.summary,
+      type_id: type.id,
+      status_id: workflow.statuses[0]!.id,
+      priority_id: priority?.id ?? null,
+      assignee_id: assigneeId,
+      reporter_id: ctx.actor.memberId,
+      parent_id: parent?.id ?? null,
+      request_type: form?.name ?? null,
+      request_type_id: form?.id ?? null,
+      description_format: input.description !== undefined ? 'markdown' : null,
+      description_text: input.description ?? null,
+      due_date: input.due_date ?? null,
+    },
+    { watcherId: ctx.actor.memberId, labelIds: labels.map((l) => l.id), componentIds: components.map((c) => c.id) },
+  );
   const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
   const companyChanges = company !== undefined ? await writeDealCompany(ctx, ticket.id, company) : [];
-  await addWatcher(ctx.db, ticket.id, ctx.actor.memberId);
-  await touchTicket(ctx.db, ticket.id);
 
-  await recordHistory(ctx, {
-    entityType: 'ticket',
-    entityId: ticket.id,
-    kind: 'created',
-    changes: [{ field: 'key', from: null, to: key }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges, ...companyChanges],
+  const row = await closeTicketChange(ctx, ticket, {
+    history: [
+      {
+        kind: 'created',
+        changes: [{ field: 'key', from: null, to: ticket.key }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges, ...companyChanges],
+      },
+    ],
+    announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },
   });
-  await announce(ctx, { ticket, kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null });
-  return presentTicketById(ctx, ticket.id);
+  return presentTicketRow(ctx, row);
 }

@@ -20,9 +20,9 @@ export type { DealCompanyChoice, HookProject, TicketDealHook, TicketForm, Ticket
 export { Deal, KeyParams, Ticket, TicketDetail, TicketKey, TicketSearchResult, TicketSummary, TransitionBody } from './schemas.ts';
 
 // Reading tickets as a member sees them.
-export { getTicket, loadVisibleTicket, presentTicketById } from './load.ts';
+export { getTicket, loadVisibleTicket, presentTicketById, presentTicketRow } from './load.ts';
 export { presentSummary, ticketUrl, type SummaryRow } from './present.ts';
-export type { TicketState } from './repo.ts';
+export type { TicketRow, TicketState } from './repo.ts';
 export { searchTickets } from './search.ts';
 
 // Who may see a ticket (in SQL), and what each action on a ticket needs (spec 5.6, as a table).
@@ -32,6 +32,7 @@ export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } f
 // Changing tickets the way the API does (history, notifications, search document included).
 export { transitionInto, type TransitionChoice } from './moves.ts';
 export { transitionTicket } from './transitions.ts';
+export { rankTicket } from './closing.ts';
 
 // The worklog a time-tracking activity puts on its ticket, kept in step with it.
 export { syncActivityWorklog, type ActivityWork } from './worklogs.ts';

@@ -6,7 +6,7 @@ import { cachedWorkflow } from './project-config.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { refuseUnseen, ticketScope } from './visibility.ts';
 import { presentComment, presentSummary, presentTicket, presentWorklog } from './present.ts';
-import { findTicketState, ticketRows, type TicketState } from './repo.ts';
+import { findTicketState, ticketRows, type TicketRow, type TicketState } from './repo.ts';
 import type { Link, Ticket, TicketDetail } from './schemas.ts';
 import { availableTransitions, statusById } from './workflow-rules.ts';
 
@@ -20,6 +20,11 @@ export async function loadVisibleTicket(ctx: Context, key: string, forUpdate = f
 export async function presentTicketById(ctx: Context, ticketId: string): Promise<Ticket> {
   const [row] = await ticketRows(ctx.db, [ticketId]);
   if (!row) throw notFound('Ticket');
+  return presentTicketRow(ctx, row);
+}
+
+/** A Ticket answer from a row already read (or returned by the write that changed it). */
+export async function presentTicketRow(ctx: Context, row: TicketRow): Promise<Ticket> {
   const [ticket] = await withDeals(ctx, [{ id: row.id, projectKind: row.project_kind, ticket: presentTicket(row, ctx.publicUrl) }]);
   return ticket!;
 }

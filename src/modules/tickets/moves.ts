@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { loadWorkflow } from './project-config.ts';
+import { cachedWorkflow } from './project-config.ts';
 import type { TicketState } from './repo.ts';
 import { availableTransitions, screenOf, statusById } from './workflow-rules.ts';
 
@@ -17,7 +17,7 @@ export async function transitionInto(
   ticket: TicketState,
   statusNames: readonly string[],
 ): Promise<{ status: string; staying: boolean; transition: TransitionChoice | null }> {
-  const workflow = await loadWorkflow(ctx.db, ticket.workflow_id);
+  const workflow = await cachedWorkflow(ctx, ticket.workflow_id);
   const wanted = new Set(statusNames.map(normalizeName));
   const status = statusById(workflow, ticket.status_id).name;
   if (wanted.has(normalizeName(status))) return { status, staying: true, transition: null };

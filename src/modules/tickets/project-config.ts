@@ -51,6 +51,19 @@ export async function loadProjectConfig(db: Kysely<DB>, project: { id: string; k
   };
 }
 
+const projectConfigs = new StructureKind<ProjectConfig>('project-configs');
+
+/**
+ * A project's names from the app's structure store, for requests that change tickets, not
+ * structure (the workspace apply reads with loadProjectConfig). Shared between requests: frozen.
+ */
+export function cachedProjectConfig(
+  ctx: StructureReader,
+  project: { id: string; key: string; kind: string; default_assignee_id: string | null },
+): Promise<ProjectConfig> {
+  return ctx.structure.get(ctx, projectConfigs, project.id, () => loadProjectConfig(ctx.db, project));
+}
+
 export interface WorkflowStatus {
   id: string;
   name: string;
@@ -89,7 +102,7 @@ export async function loadWorkflow(db: Kysely<DB>, workflowId: string): Promise<
 const workflows = new StructureKind<Workflow>('workflows');
 
 /**
- * A workflow from the app's structure store (core/structure-cache.ts), for read paths. Never use
+ * A workflow from the app's structure store (core/structure-cache.ts), for reads and ticket writes. Never use
  * it inside a transaction that changes structure (the workspace apply reads with loadWorkflow).
  */
 export function cachedWorkflow(ctx: StructureReader, workflowId: string): Promise<Workflow> {

@@ -149,17 +149,6 @@ export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promis
   return ids.map((id) => byId.get(id)).filter((row): row is TicketRow => row !== undefined);
 }
 
-/** Takes the project's next ticket number; the row lock makes concurrent creates queue (never repeat, never skip). */
-export async function takeTicketNumber(db: Kysely<DB>, projectId: string): Promise<number> {
-  const row = await db
-    .updateTable('projects')
-    .set((eb) => ({ next_ticket_number: eb('next_ticket_number', '+', 1) }))
-    .where('id', '=', projectId)
-    .returning(sql<number>`next_ticket_number - 1`.as('number'))
-    .executeTakeFirstOrThrow();
-  return row.number;
-}
-
 type InsertableTicket = Insertable<TicketsTable>;
 type RequiredColumns = 'project_id' | 'number' | 'key' | 'summary' | 'type_id' | 'status_id';
 
@@ -187,10 +176,43 @@ const EMPTY_TICKET = {
   resolved_at: null,
 } satisfies Partial<InsertableTicket>;
 
-/** The one way a ticket row is written, by the API (create.ts) and by the workspace file's seeds alike. */
+/** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates number theirs (insertNumberedTicket). */
 export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<string> {
   const row = await db.insertInto('tickets').values({ ...EMPTY_TICKET, ...values }).returning('id').executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * A new ticket numbered from its project's counter, with its labels and components and
+ * `watcherId` watching it, in one statement. The counter row is locked from this statement to the end of the transaction, so
+ * concurrent creates into one project queue here and numbers never repeat; a create refused
+ * before it takes no number, and one that fails after it rolls the counter back with it, so
+ * numbers never skip. Callers send it as late as they can: every check and look-up first.
+ */
+export async function insertNumberedTicket(
+  db: Kysely<DB>,
+  project: { id: string; key: string },
+  values: Omit<NewTicket, 'project_id' | 'number' | 'key'>,
+  links: { watcherId: string; labelIds: readonly string[]; componentIds: readonly string[] },
+): Promise<{ id: string; key: string }> {
+  const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: project.id };
+  const columns = Object.keys(row);
+  const result = await sql<{ id: string; key: string }>`
+    with n as (
+      update projects set next_ticket_number = next_ticket_number + 1 where id = ${project.id}
+      returning next_ticket_number - 1 as number
+    ),
+    t as (
+      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, number, key)
+      values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), (select ${`${project.key}-`}::text || number from n))
+      returning id, key
+    ),
+    w as (insert into ticket_watchers (ticket_id, member_id) select id, ${links.watcherId}::uuid from t on conflict do nothing),
+    l as (insert into ticket_labels (ticket_id, label_id) select t.id, unnest(${[...links.labelIds]}::uuid[]) from t),
+    c as (insert into ticket_components (ticket_id, component_id) select t.id, unnest(${[...links.componentIds]}::uuid[]) from t)
+    select id, key from t
+  `.execute(db);
+  return result.rows[0]!;
 }
 
 /** Rebuilds a ticket's search document and marks it updated, in the caller's transaction. */
@@ -221,19 +243,19 @@ export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: str
   await db.insertInto('ticket_watchers').values({ ticket_id: ticketId, member_id: memberId }).onConflict((oc) => oc.doNothing()).execute();
 }
 
-export async function watcherIds(db: Kysely<DB>, ticketId: string): Promise<string[]> {
-  const rows = await db.selectFrom('ticket_watchers').select('member_id').where('ticket_id', '=', ticketId).execute();
-  return rows.map((r) => r.member_id);
-}
-
 /** Labels of a project by stored name, creating those it lacks (spec 4.2: new ones are added). */
 export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
   if (names.length === 0) return [];
-  await db
-    .insertInto('labels')
-    .values(names.map((name) => ({ project_id: projectId, name })))
-    .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
-    .execute();
-  const rows = await db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
+  const read = () => db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
+  let rows = await read();
+  if (names.some((name) => !rows.some((r) => r.name === name))) {
+    await db
+      .insertInto('labels')
+      .values(names.map((name) => ({ project_id: projectId, name })))
+      .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
+      .execute();
+    // read again, in a statement of its own: it sees a label another create added meanwhile
+    rows = await read();
+  }
   return names.map((name) => rows.find((r) => r.name === name)!).filter(Boolean);
 }

@@ -1,20 +1,19 @@
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
-import { recordHistory } from '../../core/history.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { insertComment } from './comments.ts';
 import { checkFieldValues, writeFieldValues } from './fields.ts';
-import { loadVisibleTicket, presentTicketById } from './load.ts';
-import { announce } from './notify.ts';
+import { closeTicketChange } from './closing.ts';
+import { loadVisibleTicket, presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { requireTicketAction } from './policy.ts';
-import { loadProjectConfig, loadWorkflow, type ProjectConfig, type Workflow, type WorkflowTransition } from './project-config.ts';
-import { ticketRows, touchTicket, type TicketState } from './repo.ts';
+import { cachedProjectConfig, cachedWorkflow, type ProjectConfig, type Workflow, type WorkflowTransition } from './project-config.ts';
+import { ticketRows, type TicketState } from './repo.ts';
 import type { Ticket, TransitionBody } from './schemas.ts';
 import { projectOf } from './update.ts';
 import { resolveResolution } from './vocabulary.ts';
-import { availableTransitions, filledFields, refusal, screenOf, statusById } from './workflow-rules.ts';
+import { availableTransitions, filledFields, refusal, screenOf, statusById, validatorsOf } from './workflow-rules.ts';
 
 /** By name, id, or the name of the status it leads to (spec 2.1); otherwise 422 listing those available. */
 function pickTransition(workflow: Workflow, available: WorkflowTransition[], given: string, ticket: TicketState): WorkflowTransition {
@@ -61,10 +60,10 @@ function resolutionFor(config: ProjectConfig, ticket: TicketState, transition: W
 export async function transitionTicket(ctx: Context, key: string, input: TransitionBody): Promise<Ticket> {
   const ticket = await loadVisibleTicket(ctx, key, true);
   await requireTicketAction(ctx, 'transition', ticket);
-  const workflow = await loadWorkflow(ctx.db, ticket.workflow_id);
+  const workflow = await cachedWorkflow(ctx, ticket.workflow_id);
   const transition = pickTransition(workflow, await availableTransitions(ctx, ticket, workflow), input.transition, ticket);
   const screen = screenOf(transition);
-  const config = await loadProjectConfig(ctx.db, projectOf(ticket));
+  const config = await cachedProjectConfig(ctx, projectOf(ticket));
   const from = statusById(workflow, ticket.status_id);
   const to = statusById(workflow, transition.to_status_id);
   const intoDone = to.category === 'done';
@@ -81,44 +80,62 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
   const fields = await checkFieldValues(ctx, asked, input.fields ?? {});
   if (input.comment !== undefined) await requireTicketAction(ctx, 'comment', ticket);
 
-  const [before] = await ticketRows(ctx.db, [ticket.id]);
-  const changes: HistoryChange[] = [{ field: 'status', from: from.name, to: to.name }];
   const resolutionId = resolution?.id ?? null;
-  if (resolutionId !== ticket.resolution_id) changes.push({ field: 'resolution', from: before?.resolution_name ?? null, to: resolution?.name ?? null });
   const resolvedAt = intoDone ? (from.category === 'done' && ticket.resolved_at ? ticket.resolved_at : ctx.now().toISOString()) : null;
+  const reassigned = assignee !== null && assignee.id !== ticket.assignee_id;
+  const names = await namesBefore(ctx, config, ticket, { resolution: resolutionId !== ticket.resolution_id, assignee: reassigned });
+  const changes: HistoryChange[] = [{ field: 'status', from: from.name, to: to.name }];
+  if (resolutionId !== ticket.resolution_id) changes.push({ field: 'resolution', from: names.resolution, to: resolution?.name ?? null });
   if ((resolvedAt === null) !== (ticket.resolved_at === null)) changes.push({ field: 'resolved_at', from: ticket.resolved_at, to: resolvedAt });
-  if (assignee && assignee.id !== ticket.assignee_id) changes.push({ field: 'assignee', from: before?.assignee_name ?? null, to: assignee.name });
+  if (reassigned) changes.push({ field: 'assignee', from: names.assignee, to: assignee.name });
 
-  await ctx.db
-    .updateTable('tickets')
-    .set({
-      status_id: to.id,
-      resolution_id: resolutionId,
-      resolved_at: resolvedAt,
-      ...(assignee ? { assignee_id: assignee.id } : {}),
-    })
-    .where('id', '=', ticket.id)
-    .execute();
-  const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
-
-  const filled = await filledFields(ctx, ticket.id);
-  const unanswered = asked.filter((f) => !filled.has(f.key.toLowerCase()));
-  if (unanswered.length) {
-    throw invalid(`/fields/${unanswered[0]!.key}`, `${transition.name} asks for ${unanswered.map((f) => f.key).join(', ')}`);
+  const set = { status_id: to.id, resolution_id: resolutionId, resolved_at: resolvedAt };
+  // With nothing to check after the write, the status goes with the closing statement; else first,
+  // so that validators see it (and a new assignee is a watcher before the notifications).
+  const checked = assignee !== null || asked.length > 0 || validatorsOf(transition).length > 0;
+  let fieldChanges: HistoryChange[] = [];
+  if (checked) {
+    await ctx.db
+      .updateTable('tickets')
+      .set({ ...set, ...(assignee ? { assignee_id: assignee.id } : {}) })
+      .where('id', '=', ticket.id)
+      .execute();
+    fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
+    const filled = await filledFields(ctx, ticket.id);
+    const unanswered = asked.filter((f) => !filled.has(f.key.toLowerCase()));
+    if (unanswered.length) {
+      throw invalid(`/fields/${unanswered[0]!.key}`, `${transition.name} asks for ${unanswered.map((f) => f.key).join(', ')}`);
+    }
+    const reason = refusal(transition, filled);
+    if (reason) throw invalid('/transition', reason);
   }
-  const reason = refusal(transition, filled);
-  if (reason) throw invalid('/transition', reason);
 
   let commentId: string | null = null;
   if (input.comment !== undefined) commentId = await insertComment(ctx, ticket.id, input.comment, input.comment_internal ?? false);
-  await touchTicket(ctx.db, ticket.id);
-  await recordHistory(ctx, { entityType: 'ticket', entityId: ticket.id, kind: 'transitioned', changes: [{ field: 'transition', from: null, to: transition.name }, ...changes] });
-  if (fieldChanges.length) await recordHistory(ctx, { entityType: 'ticket', entityId: ticket.id, kind: 'fields', changes: fieldChanges });
-  await announce(ctx, {
-    ticket,
-    kind: 'transitioned',
-    payload: { transition: transition.name, from: from.name, to: to.name, ...(commentId ? { comment_id: commentId, comment: input.comment } : {}) },
-    markdown: input.comment ?? null,
+  const row = await closeTicketChange(ctx, ticket, {
+    ...(checked ? {} : { set }),
+    history: [
+      { kind: 'transitioned', changes: [{ field: 'transition', from: null, to: transition.name }, ...changes] },
+      ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : []),
+    ],
+    announcement: {
+      kind: 'transitioned',
+      payload: { transition: transition.name, from: from.name, to: to.name, ...(commentId ? { comment_id: commentId, comment: input.comment } : {}) },
+      markdown: input.comment ?? null,
+    },
   });
-  return presentTicketById(ctx, ticket.id);
+  return presentTicketRow(ctx, row);
+}
+
+/**
+ * The names history records as a change's "from": the resolution from the project's structure,
+ * the assignee's (a person, not structure) read only when the assignee changes.
+ */
+async function namesBefore(ctx: Context, config: ProjectConfig, ticket: TicketState, changing: { resolution: boolean; assignee: boolean }) {
+  const resolution = ticket.resolution_id === null ? null : config.resolutions.find((r) => r.id === ticket.resolution_id)?.name;
+  if ((changing.resolution && resolution === undefined) || (changing.assignee && ticket.assignee_id !== null)) {
+    const [before] = await ticketRows(ctx.db, [ticket.id]);
+    return { resolution: before?.resolution_name ?? null, assignee: before?.assignee_name ?? null };
+  }
+  return { resolution: resolution ?? null, assignee: null };
 }

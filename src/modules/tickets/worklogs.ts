@@ -1,13 +1,12 @@
 import type { Context } from '../../core/context.ts';
 import { durationSeconds, MAX_SECONDS } from '../../core/durations.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
-import { recordHistory } from '../../core/history.ts';
 import { sql } from 'kysely';
 import { loadVisibleTicket } from './load.ts';
-import { announce } from './notify.ts';
+import { closeTicketChangeQuietly, type Closing } from './closing.ts';
 import { requireTicketAction } from './policy.ts';
 import { presentWorklog, type WorklogRow } from './present.ts';
-import { touchTicket, type TicketState } from './repo.ts';
+import type { TicketState } from './repo.ts';
 import type { LoggedWork, WorklogBody } from './schemas.ts';
 
 type Totals = { time_spent_seconds: number | null; remaining_estimate_seconds: number | null };
@@ -18,7 +17,7 @@ type Ticket = Pick<TicketState, 'id' | 'key'> & Totals;
  * adds to time_spent_seconds and comes off the remaining estimate, never below zero; a ticket
  * with no remaining estimate keeps none (spec 4.2). Work taken back does not grow the estimate.
  */
-async function addToTotals(ctx: Context, ticket: Ticket, added: number): Promise<Totals> {
+async function addToTotals(ctx: Context, ticket: Ticket, added: number, announcement?: Closing['announcement']): Promise<Totals> {
   const totals = await ctx.db
     .updateTable('tickets')
     .set({
@@ -28,15 +27,17 @@ async function addToTotals(ctx: Context, ticket: Ticket, added: number): Promise
     .where('id', '=', ticket.id)
     .returning(['time_spent_seconds', 'remaining_estimate_seconds'])
     .executeTakeFirstOrThrow();
-  await touchTicket(ctx.db, ticket.id);
-  await recordHistory(ctx, {
-    entityType: 'ticket',
-    entityId: ticket.id,
-    kind: 'worklog',
-    changes: [
-      { field: 'time_spent_seconds', from: ticket.time_spent_seconds, to: totals.time_spent_seconds },
-      { field: 'remaining_estimate_seconds', from: ticket.remaining_estimate_seconds, to: totals.remaining_estimate_seconds },
+  await closeTicketChangeQuietly(ctx, ticket, {
+    history: [
+      {
+        kind: 'worklog',
+        changes: [
+          { field: 'time_spent_seconds', from: ticket.time_spent_seconds, to: totals.time_spent_seconds },
+          { field: 'remaining_estimate_seconds', from: ticket.remaining_estimate_seconds, to: totals.remaining_estimate_seconds },
+        ],
+      },
     ],
+    announcement,
   });
   return totals;
 }
@@ -48,8 +49,8 @@ function refuseOverflow(ticket: Ticket, seconds: number, pointer: string): void 
   }
 }
 
-/** A new worklog by the member on a ticket, with its totals and notifications; returns its id and the ticket's new totals. */
-async function addWorklog(ctx: Context, ticket: Ticket, work: { seconds: number; startedAt: string; body: string | null }): Promise<{ id: string; totals: Totals }> {
+/** A new worklog by the member on a ticket, with its totals and notifications; returns it as its answer shows it and the ticket's new totals. */
+async function addWorklog(ctx: Context, ticket: Ticket, work: { seconds: number; startedAt: string; body: string | null }): Promise<{ worklog: WorklogRow; totals: Totals }> {
   const inserted = await ctx.db
     .insertInto('worklogs')
     .values({
@@ -61,11 +62,15 @@ async function addWorklog(ctx: Context, ticket: Ticket, work: { seconds: number;
       body_text: work.body,
       edited_at: null,
     })
-    .returning('id')
+    .returning(['id', 'author_id', 'started_at', 'time_spent_seconds', 'body_format', 'body_text', 'created_at', 'edited_at'])
     .executeTakeFirstOrThrow();
-  const totals = await addToTotals(ctx, ticket, work.seconds);
-  await announce(ctx, { ticket, kind: 'worklog', payload: { worklog_id: inserted.id, time_spent_seconds: work.seconds }, markdown: work.body });
-  return { id: inserted.id, totals };
+  const totals = await addToTotals(ctx, ticket, work.seconds, {
+    kind: 'worklog',
+    payload: { worklog_id: inserted.id, time_spent_seconds: work.seconds },
+    markdown: work.body,
+  });
+  // the author is the member making the request: their name as read with the request's token
+  return { worklog: { ...inserted, author_name: ctx.actor.name }, totals };
 }
 
 /** POST /tickets/{key}/worklogs (spec 4.2). */
@@ -80,14 +85,9 @@ export async function logWork(ctx: Context, key: string, input: WorklogBody): Pr
       ? durationSeconds({ words: input.time_spent }, '/time_spent')
       : durationSeconds({ seconds: input.time_spent_seconds }, '/time_spent_seconds');
   refuseOverflow(ticket, seconds, input.time_spent !== undefined ? '/time_spent' : '/time_spent_seconds');
-  const { id, totals } = await addWorklog(ctx, ticket, { seconds, startedAt: input.started_at ?? ctx.now().toISOString(), body: input.body ?? null });
-
-  const row = await sql<WorklogRow>`
-    select w.id, w.author_id, m.display_name as author_name, w.started_at, w.time_spent_seconds, w.body_format, w.body_text, w.created_at, w.edited_at
-    from worklogs w left join members m on m.id = w.author_id where w.id = ${id}
-  `.execute(ctx.db);
+  const { worklog, totals } = await addWorklog(ctx, ticket, { seconds, startedAt: input.started_at ?? ctx.now().toISOString(), body: input.body ?? null });
   return {
-    ...presentWorklog(row.rows[0]!),
+    ...presentWorklog(worklog),
     ticket: { key: ticket.key, time_spent_seconds: totals.time_spent_seconds ?? seconds, remaining_estimate_seconds: totals.remaining_estimate_seconds },
   };
 }
@@ -140,5 +140,5 @@ export async function syncActivityWorklog(ctx: Context, current: string | null, 
   if (!wanted) return null;
   const ticket = await lockedTicket(ctx, wanted.ticketId);
   refuseOverflow(ticket, wanted.seconds, '/duration');
-  return (await addWorklog(ctx, ticket, wanted)).id;
+  return (await addWorklog(ctx, ticket, wanted)).worklog.id;
 }

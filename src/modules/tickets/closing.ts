@@ -1,0 +1,80 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { historyInsert } from '../../core/history.ts';
+import type { HistoryChange } from '../../storage/schema.ts';
+import { announcementInserts, type Announcement } from './notify.ts';
+import { ticketRowColumns, type TicketRow } from './repo.ts';
+
+/**
+ * Columns a closing statement may set with the rest. Never assignee_id: the trigger that makes a
+ * new assignee a watcher runs after the statement, too late for its notifications.
+ */
+export interface ClosingColumns {
+  status_id: string;
+  resolution_id: string | null;
+  resolved_at: string | null;
+}
+
+export interface Closing {
+  set?: ClosingColumns;
+  /** The history entries of the change (spec 6: exactly those it recorded one by one before). */
+  history: { kind: string; changes: HistoryChange[] }[];
+  /** What the watchers are told (none: a change no one is notified of, as a time-tracking sync's totals). */
+  announcement?: Omit<Announcement, 'ticket'>;
+}
+
+/**
+ * The last statement of a ticket change, one round trip: its history rows, its notifications to
+ * the watchers as the change left them (spec 6), the search document rebuilt and the ticket
+ * marked updated — and the ticket as the answer shows it, from the row just written (RETURNING),
+ * so nothing is read again after the write.
+ */
+export async function closeTicketChange(ctx: Context, ticket: { id: string; key: string }, closing: Closing): Promise<TicketRow> {
+  const rows = await closingStatement<TicketRow>(ctx, ticket, closing, ticketRowColumns);
+  return rows[0]!;
+}
+
+/** closeTicketChange for a change whose answer is not the ticket (a comment, a worklog). */
+export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: string; key: string }, closing: Closing): Promise<void> {
+  await closingStatement(ctx, ticket, closing, sql`t.id`);
+}
+
+async function closingStatement<R>(ctx: Context, ticket: { id: string; key: string }, closing: Closing, returning: RawBuilder<unknown>): Promise<R[]> {
+  const writes: RawBuilder<unknown>[] = [
+    ...(closing.history.length ? [historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: ticket.id }, closing.history)] : []),
+    ...(closing.announcement ? await announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
+  ];
+  const ctes = writes.length ? sql`with ${sql.join(writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`))}` : sql``;
+  const set = closing.set
+    ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
+    : sql``;
+  // statuses joined on the status the row is given, not the one it had (the join sees the old row)
+  const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
+  const result = await sql<R>`
+    ${ctes}
+    update tickets t set ${set} search_vector = ticket_search_document(t.id), updated_at = now()
+    from projects p, statuses s
+    where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
+    returning ${returning}
+  `.execute(ctx.db);
+  return result.rows;
+}
+
+/**
+ * A ticket's new board rank (not an edit: updated_at stays) with its history entry, answered as
+ * the ticket shows, in one statement. The rank it had is read with the ticket's row locked.
+ */
+export async function rankTicket(ctx: Context, ticketId: string, rank: string): Promise<TicketRow> {
+  const current = await ctx.db.selectFrom('tickets').select('rank').where('id', '=', ticketId).executeTakeFirstOrThrow();
+  const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: ticketId }, [
+    { kind: 'ranked', changes: [{ field: 'rank', from: current.rank, to: rank }] },
+  ]);
+  const result = await sql<TicketRow>`
+    with h as (${history})
+    update tickets t set rank = ${rank}
+    from projects p, statuses s
+    where t.id = ${ticketId}::uuid and p.id = t.project_id and s.id = t.status_id
+    returning ${ticketRowColumns}
+  `.execute(ctx.db);
+  return result.rows[0]!;
+}
