@@ -157,7 +157,6 @@ export type TicketSearchResult = Static<typeof TicketSearchResult>;
 // ---- requests ----
 
 const Name = Type.String({ minLength: 1 });
-const PersonName = Type.String({ minLength: 1, description: '`me`, a display name or a member id' });
 const Markdown = Type.String({ description: 'Markdown' });
 const CustomFieldValues = Type.Record(Type.String(), Type.Unknown(), {
   description:
