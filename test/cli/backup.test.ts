@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { postgresServerUrl } from '../helpers/database.ts';
+import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
 import { getMe, killLeftovers, newWorkspace, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
 
 // Issue 16: a backup restored into a new place, and a server started there, gives back what was
@@ -147,15 +146,7 @@ describe.runIf(onPostgres)('backup and restore on PostgreSQL: pg_dump, pg_restor
   let folder: string;
   const restoredName = `atrium_restored_${randomBytes(4).toString('hex')}`;
 
-  async function admin(query: string) {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = (query: string) => adminQuery(serverUrl, query);
 
   beforeAll(async () => {
     folder = await temporaryFolder();

@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { parse } from 'yaml';
-import { postgresServerUrl } from '../helpers/database.ts';
+import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/atrium.js');
@@ -172,16 +171,6 @@ export async function newWorkspace(env: Env = {}): Promise<Workspace> {
       await fs.rm(folder, { recursive: true, force: true });
     },
   };
-}
-
-async function adminQuery(server: string, query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The demo workspace file's administrator, as serve is to announce them. */

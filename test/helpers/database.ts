@@ -39,3 +39,14 @@ export async function openTestDatabase(): Promise<Database> {
 export function postgresServerUrl(): string | null {
   return inject('engine') === 'postgres' ? inject('postgresUrl') : null;
 }
+
+/** One statement on the PostgreSQL server (create or drop a database), on a connection of its own. */
+export async function adminQuery(server: string, query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { pendingMigrations } from '../../src/storage/migrate.ts';
 import { migrations } from '../../src/storage/migrations/index.ts';
 import { prepareWorkspace } from '../../src/workspace/bootstrap.ts';
-import { postgresServerUrl } from '../helpers/database.ts';
+import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
 
@@ -79,15 +78,7 @@ describe.runIf(serverUrl !== null)('several nodes starting at once on an empty P
   const name = `atrium_nodes_${randomBytes(4).toString('hex')}`;
   const nodes: Database[] = [];
 
-  async function admin(query: string) {
-    const client = new pg.Client({ connectionString: serverUrl! });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = (query: string) => adminQuery(serverUrl!, query);
 
   afterAll(async () => {
     for (const node of nodes) await node.close();
