@@ -20,17 +20,7 @@ export async function recordHistory(ctx: Pick<Context, 'db' | 'actor' | 'agent'>
 
 /** A history entry for a change made outside the API (the workspace file, the command line), in the change's transaction. */
 export async function writeHistory(db: Kysely<DB>, by: { actorId: string | null; via: string | null }, entry: HistoryEntry): Promise<void> {
-  await db
-    .insertInto('history')
-    .values({
-      entity_type: entry.entityType,
-      entity_id: entry.entityId,
-      kind: entry.kind,
-      actor_id: by.actorId,
-      via: by.via,
-      changes: JSON.stringify(entry.changes),
-    })
-    .execute();
+  await historyInsert(by, entry, [entry]).execute(db);
 }
 
 /**

@@ -18,13 +18,8 @@ export interface NotificationEntry {
  */
 export async function writeNotifications(db: Kysely<DB>, entry: NotificationEntry, mail: boolean): Promise<void> {
   if (entry.memberIds.length === 0) return;
-  const payload = JSON.stringify(entry.payload);
-  await sql`
-    insert into notifications (member_id, entity_type, entity_id, kind, payload, email_state)
-    select m.id, ${entry.entityType}, ${entry.entityId}::uuid, ${entry.kind}, ${payload}::jsonb,
-      case when ${mail} and m.email_notifications and m.email is not null then 'queued' else 'none' end
-    from members m where m.id = any(${[...entry.memberIds]}::uuid[]) and m.active
-  `.execute(db);
+  const { memberIds, ...rest } = entry;
+  await notificationsInsert({ ...rest, recipients: sql`select unnest(${[...memberIds]}::uuid[])` }, mail).execute(db);
 }
 
 /**
