@@ -185,8 +185,10 @@ export async function generateData(db: Kysely<DB>, size: DataSize = FULL_SIZE, p
     progress(i, projects.length, `project ${project.key}: ${each.tickets} tickets`);
     await db.transaction().execute((trx) => fillProject(trx, project.id, each, memberIds));
   }
-  progress(projects.length, projects.length, 'analyze');
-  await sql`analyze`.execute(db);
+  progress(projects.length, projects.length, 'vacuum analyze');
+  // A workspace that has lived a while has been vacuumed: its visibility map lets counts be
+  // answered from indexes alone, as they are in production, not from every row just written.
+  await sql`vacuum analyze`.execute(db);
   return { skipped: false };
 }
 

@@ -6,7 +6,7 @@ import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './polic
 import { presentBoard, presentSprint } from './present.ts';
 import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
 import { resolveSprint } from './resolve.ts';
-import { cardJoins, cardJson, type CardRow } from './summaries.ts';
+import { cardJoins, cardJson, cardLabelsJson, withLabels, type CardRow } from './summaries.ts';
 import type { Board, BoardDetail, Column } from './schemas.ts';
 import { all, inProjects, inSprint, MAX_TICKETS, statusIn } from './ticket-sets.ts';
 
@@ -69,23 +69,28 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
   const hidden = doneTooLong(board.done_retention_days, ctx.now());
 
   // One query: both counts, and the first 500 cards shown (in rank order) with what a card shows,
-  // as one JSON array (on PGlite one value crosses the wire faster than 500 rows).
-  const result = await sql<{ unmapped: number; hidden_done: number; cards: CardRow[] }>`/*prepare*/
+  // as one JSON array (on PGlite one value crosses the wire faster than 500 rows). The board's
+  // rows carry what a card shows of its ticket, so the shown ones are not read again.
+  const result = await sql<{ unmapped: number; hidden_done: number; cards: Omit<CardRow, 'labels'>[]; labels: Record<string, string[]> }>`/*prepare*/
     with board as (
-      select t.id, t.rank, ${statusIn(mapped)} as mapped, ${hidden} as hidden
+      select t.id, t.rank, t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, t.updated_at,
+             ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id
       where ${onBoard}
     ),
     shown as (
-      select id, rank from board where mapped and not hidden order by rank nulls last, id limit ${MAX_TICKETS}
+      select * from board where mapped and not hidden order by rank nulls last, id limit ${MAX_TICKETS}
     )
     select (select count(*) from board where not mapped)::int as unmapped,
            (select count(*) from board where mapped and hidden)::int as hidden_done,
-           coalesce((select json_agg(${cardJson} order by x.rank nulls last, x.id)
-                     from shown x join tickets t on t.id = x.id
-                     ${cardJoins}), '[]') as cards
+           coalesce((select json_agg(${cardJson} order by t.rank nulls last, t.id)
+                     from shown t
+                     ${cardJoins}), '[]') as cards,
+           ${cardLabelsJson(sql`shown c`)} as labels
   `.execute(ctx.db);
-  const { unmapped, hidden_done, cards: rows } = result.rows[0] ?? { unmapped: 0, hidden_done: 0, cards: [] };
+  const first = result.rows[0];
+  const rows = first ? withLabels(first.cards, first.labels) : [];
+  const { unmapped, hidden_done } = first ?? { unmapped: 0, hidden_done: 0 };
   const position = columnOf(columns);
   const presented: Column[] = columns.map((c) => ({
     index: c.position,

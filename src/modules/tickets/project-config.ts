@@ -108,3 +108,20 @@ const workflows = new StructureKind<Workflow>('workflows');
 export function cachedWorkflow(ctx: StructureReader, workflowId: string): Promise<Workflow> {
   return ctx.structure.get(ctx, workflows, workflowId, () => loadWorkflow(ctx.db, workflowId));
 }
+
+export interface StatusCategory {
+  id: string;
+  category: WorkflowStatus['category'];
+}
+
+/** Every status of the workspace with its category: a filter by category names the statuses instead of joining them. */
+async function loadStatusCategories(db: Kysely<DB>): Promise<StatusCategory[]> {
+  return db.selectFrom('statuses').select(['id', 'category']).orderBy('id').execute();
+}
+
+const statusCategories = new StructureKind<StatusCategory[]>('status-categories');
+
+/** The workspace's statuses with their categories, from the app's structure store. */
+export function cachedStatusCategories(ctx: StructureReader): Promise<StatusCategory[]> {
+  return ctx.structure.get(ctx, statusCategories, 'all', () => loadStatusCategories(ctx.db));
+}

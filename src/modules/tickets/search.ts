@@ -4,20 +4,15 @@ import type { Context } from '../../core/context.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
-import { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
+import { cachedStatusCategories } from './project-config.ts';
+import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
 import { presentSummary } from './present.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
 export const MAX_CANDIDATES = 250;
-
-/**
- * How many matches are ranked: the first the search index yields (never a walk of the table in
- * update order). A word common to half the workspace would otherwise rank tens of thousands of
- * documents per request.
- */
-export const RANKED_MATCHES = 2000;
 
 const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
@@ -40,14 +35,19 @@ async function labelNamesIn(ctx: Context, projectIds: readonly string[]): Promis
 }
 
 async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<RawBuilder<boolean>[]> {
-  // security levels are decided in the query (visibleTicketSql), not read beforehand
-  const conditions: RawBuilder<boolean>[] = [visibleTicketSql(scope)];
+  // Security levels are decided in the query, not read beforehand. A project named is one the
+  // member may see (searchedProjects), so its tickets need only the level test: the planner then
+  // estimates one project's rows, not a list's, and counts from tickets_project_status_idx.
   const searched = await searchedProjects(ctx, input, scope);
-  if (searched.named) conditions.push(sql<boolean>`t.project_id = ${searched.named.id}`);
-  if (input.status === 'open') {
-    conditions.push(sql<boolean>`t.status_id in (select id from statuses where category is distinct from 'done')`);
-  } else if (input.status !== undefined) {
-    conditions.push(sql<boolean>`t.status_id in (select id from statuses where category = ${input.status})`);
+  const conditions: RawBuilder<boolean>[] = searched.named
+    ? [sql<boolean>`t.project_id = ${searched.named.id}`, levelGrantedSql(scope)]
+    : [visibleTicketSql(scope)];
+  if (input.status !== undefined) {
+    const wanted = input.status;
+    const statusIds = (await cachedStatusCategories(ctx))
+      .filter((s) => (wanted === 'open' ? s.category !== 'done' : s.category === wanted))
+      .map((s) => s.id);
+    conditions.push(sql<boolean>`t.status_id = any(${statusIds}::uuid[])`);
   }
   if (input.assignee !== undefined) {
     if (normalizeName(input.assignee) === 'unassigned') conditions.push(sql<boolean>`t.assignee_id is null`);
@@ -83,6 +83,18 @@ function orderBy(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> {
   }
 }
 
+/**
+ * Without a query a search is one of a few fixed shapes (which filters, which sort), so it is sent
+ * as a prepared statement: planning it cost more than running it. With a query it is planned for
+ * its words every time (storage/prepared.ts: a generic plan for search was 10× slower).
+ */
+const FILTERS_ONLY = sql.raw(PREPARE);
+
+/** The same orders over the candidates' own columns (search with a query). */
+function candidateOrder(sort: 'relevance' | 'updated'): RawBuilder<unknown> {
+  return sort === 'relevance' ? sql`x.rank desc, x.updated_at desc, x.id` : sql`x.updated_at desc, x.id`;
+}
+
 /** Joins only the sort needs, so a page is read in index order where it can be. */
 const SORT_JOINS = sql`join projects p on p.id = t.project_id left join priorities pr on pr.id = t.priority_id`;
 
@@ -97,8 +109,8 @@ const SORT_JOINS = sql`join projects p on p.id = t.project_id left join prioriti
  * (with `rank` and `total` where it has them); the rows are put in the page's order again by the
  * same sort, which names the page `x`.
  */
-async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>): Promise<(TicketRow & { total: number })[]> {
-  const result = await sql<TicketRow & { total: number }>`
+async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<(TicketRow & { total: number })[]> {
+  const result = await sql<TicketRow & { total: number }>`${marker}
     with page as (${page})
     select ${ticketRowColumns}, x.total
     from page x
@@ -126,41 +138,44 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
     const tsquery = sql`to_tsquery('simple', ${words ?? ''})`;
     // Three sources of candidates, each capped: the ticket's document, restricted comments the
-    // member may read, and the exact key (ranked first so the cap never drops it).
+    // member may read, and the exact key (ranked first so the cap never drops it). Only the first
+    // 250 documents the search index yields are ranked: ranking reads each whole document, and a
+    // word common to half the workspace would otherwise rank tens of thousands per request.
     const ranked = words
-      ? sql`(select r.id, ts_rank(r.search_vector, ${tsquery}) as rank
+      ? sql`(select r.id, r.updated_at, ts_rank(r.search_vector, ${tsquery}) as rank
              from (select t.id, t.search_vector, t.updated_at from tickets t
                    where t.search_vector @@ ${tsquery} and ${where}
-                   limit ${RANKED_MATCHES}) r
-             order by rank desc, r.updated_at desc, r.id limit ${MAX_CANDIDATES})
+                   limit ${MAX_CANDIDATES}) r)
             union all
-            (select t.id, 0 as rank from tickets t
+            (select t.id, t.updated_at, 0 as rank from tickets t
              where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
                             where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(scope)})
                and ${where}
              limit ${MAX_CANDIDATES})
             union all`
       : sql``;
+    const matches = sql`${ranked} select t.id, t.updated_at, 1000 as rank from tickets t where t.key = ${key} and ${where}`;
+    // Relevance and update order need nothing beyond the candidates; other sorts read their tickets.
+    const byCandidate = sort === 'relevance' || sort === 'updated';
     rows = await pageRows(
       ctx,
       sql`
-        with matches as (
-          ${ranked}
-          select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where}
-        ),
+        with matches as (${matches}),
         candidates as (
-          select id, max(rank) as rank from matches group by id order by max(rank) desc limit ${MAX_CANDIDATES}
+          select id, max(rank) as rank, max(updated_at) as updated_at
+          from matches group by id order by max(rank) desc limit ${MAX_CANDIDATES}
         )
-        select t.id, x.rank, count(*) over () as total
-        from candidates x join tickets t on t.id = x.id ${SORT_JOINS}
-        order by ${orderBy(sort)}
+        select x.id, x.rank, count(*) over () as total
+        from candidates x ${byCandidate ? sql`` : sql`join tickets t on t.id = x.id ${SORT_JOINS}`}
+        order by ${byCandidate ? candidateOrder(sort) : orderBy(sort)}
         limit ${limit} offset ${offset}`,
       sort,
+      sql``,
     );
     total = Number(rows[0]?.total ?? 0);
     if (rows.length === 0 && offset > 0) {
       const count = await sql<{ total: number }>`
-        with matches as (${ranked} select t.id, 1000 as rank from tickets t where t.key = ${key} and ${where})
+        with matches as (${matches})
         select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c
       `.execute(ctx.db);
       total = Number(count.rows[0]?.total ?? 0);
@@ -175,8 +190,9 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
           from tickets t ${SORT_JOINS} where ${where}
           order by ${orderBy(sort)} limit ${limit} offset ${offset}`,
         sort,
+        FILTERS_ONLY,
       ),
-      sql<{ total: number }>`select count(*) as total from tickets t where ${where}`.execute(ctx.db),
+      sql<{ total: number }>`${FILTERS_ONLY} select count(*) as total from tickets t where ${where}`.execute(ctx.db),
     ]);
     rows = page;
     total = Number(count.rows[0]?.total ?? 0);
