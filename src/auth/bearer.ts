@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { ApiError } from '../core/errors.ts';
 import type { Principal } from '../core/execute.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
-import { grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
+import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 import { hashSecret, sameHash } from './token-format.ts';
 
@@ -21,6 +21,7 @@ interface AuthRow extends SettingsRow {
   usable: boolean;
   stale_use: boolean;
   grants: GrantRow[];
+  levels: string[];
 }
 
 export function unauthorized(message = 'A valid bearer token is required'): ApiError {
@@ -45,9 +46,9 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
   const hash = hashSecret(secret);
   // The service's clock when it has one (tests move it), else the database's: one statement text either way.
   const clock = now?.toISOString() ?? null;
-  // One prepared round trip per request: the token, its member, the workspace settings and the
-  // member's grants (the first thing almost every operation asks). Read on every request, so a
-  // revoke, a deactivation or a role change takes effect at once on every node.
+  // One prepared round trip per request: the token, its member, the workspace settings, the
+  // member's grants and security levels (the first things almost every operation asks). Read on
+  // every request, so a revoke, a deactivation or a role change takes effect at once on every node.
   const { rows } = await sql<AuthRow>`/*prepare*/
     select t.id as token_id, t.kind, t.name as token_name, t.access, t.token_hash,
       m.id as member_id, m.display_name, m.is_admin,
@@ -56,6 +57,7 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
         and m.active and m.email is not null as usable,
       t.last_used_at is null or t.last_used_at < now() - interval '1 minute' as stale_use,
       case when m.is_admin then '[]'::json else ${grantRowsSql(sql.ref('m.id'))} end as grants,
+      case when m.is_admin then '[]'::json else ${grantedLevelsSql(sql.ref('m.id'))} end as levels,
       ${sql.join(settingsColumns.map((c) => sql.ref(`s.${c}`)))}
     from tokens t
     join members m on m.id = t.member_id
@@ -75,6 +77,6 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
     actor: { memberId: row.member_id, name: row.display_name, isAdmin: row.is_admin },
     agent: { tokenId: row.token_id, kind: row.kind, name: row.token_name, access: row.access },
     settings: settingsFromRow(row),
-    grants: row.grants,
+    held: { grants: row.grants, levels: row.levels },
   };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Ability, type GrantRow } from '../policy/ability.ts';
+import { Ability, type MemberAccess } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
 import type { Actor, Agent, Context, Door, Log } from './context.ts';
@@ -13,8 +13,8 @@ export interface Principal {
   actor: Actor;
   agent: Agent;
   settings: WorkspaceSettings;
-  /** The member's grants, read with the token (so the request's Ability needs no query of its own). */
-  grants?: readonly GrantRow[];
+  /** The member's grants and security levels, read with the token (so the request's Ability needs no query of its own). */
+  held?: MemberAccess;
 }
 
 export interface Runtime {
@@ -82,7 +82,7 @@ export async function runOperation(
     ability: new Ability(
       db,
       { memberId: principal.actor.memberId, isAdmin: principal.actor.isAdmin, access: principal.agent.access },
-      principal.grants,
+      principal.held,
     ),
     settings: principal.settings,
     structure: runtime.structure,

@@ -31,6 +31,21 @@ export function grantRowsSql(memberId: string | ReturnType<typeof sql.ref>): Raw
     where pr.member_id = ${memberId} or pr.group_id in (select group_id from group_members where member_id = ${memberId})), '[]')`;
 }
 
+/**
+ * SQL: ids of the security levels granted to the member under `memberId` (an id, or an SQL
+ * expression such as `m.id`) — by member, by group, or by a role they hold in the level's project
+ * — as one JSON array, so the bearer lookup reads them in the same round trip as the grants.
+ */
+export function grantedLevelsSql(memberId: string | ReturnType<typeof sql.ref>): RawBuilder<string[]> {
+  return sql<string[]>`coalesce((
+    select json_agg(distinct g.level_id)
+    from security_level_grants g
+    join security_levels l on l.id = g.level_id
+    where g.member_id = ${memberId}
+       or g.group_id in (select group_id from group_members where member_id = ${memberId})
+       or g.role_id in (${memberRolesSql(memberId, sql.ref('l.project_id'))})), '[]')`;
+}
+
 function grantMap(rows: readonly GrantRow[]): Map<string, Set<Permission>> {
   const grants = new Map<string, Set<Permission>>();
   for (const row of rows) {
@@ -41,16 +56,27 @@ function grantMap(rows: readonly GrantRow[]): Map<string, Set<Permission>> {
   return grants;
 }
 
-export class Ability {
-  #grants: Promise<Map<string, Set<Permission>>> | null = null;
+/** What the member holds: their roles' permissions by project, and the security levels granted to them. */
+export interface MemberAccess {
+  grants: readonly GrantRow[];
+  levels: readonly string[];
+}
 
-  /** `grants`: the member's grant rows when the caller read them already (the bearer lookup does); else read on first need. */
+interface HeldAccess {
+  grants: Map<string, Set<Permission>>;
+  levels: readonly string[];
+}
+
+export class Ability {
+  #held: Promise<HeldAccess> | null = null;
+
+  /** `held`: the member's grants and levels when the caller read them already (the bearer lookup does); else read on first need. */
   constructor(
     private readonly db: Kysely<DB>,
     readonly subject: Subject,
-    grants?: readonly GrantRow[],
+    held?: MemberAccess,
   ) {
-    if (grants) this.#grants = Promise.resolve(grantMap(grants));
+    if (held) this.#held = Promise.resolve({ grants: grantMap(held.grants), levels: held.levels });
   }
 
   get isAdmin(): boolean {
@@ -98,19 +124,30 @@ export class Ability {
     return visible === null || visible.has(projectId);
   }
 
-  private grants(): Promise<Map<string, Set<Permission>>> {
-    this.#grants ??= this.loadGrants();
-    return this.#grants;
+  /** Security levels granted to the member (spec 7); administrators need none and get none. */
+  async grantedLevelIds(): Promise<readonly string[]> {
+    if (this.subject.isAdmin) return [];
+    return (await this.held()).levels;
   }
 
-  private async loadGrants(): Promise<Map<string, Set<Permission>>> {
-    const { rows } = await sql<{ grants: GrantRow[] }>`select ${grantRowsSql(this.subject.memberId)} as grants`.execute(this.db);
-    return grantMap(rows[0]?.grants ?? []);
+  private async grants(): Promise<Map<string, Set<Permission>>> {
+    return (await this.held()).grants;
+  }
+
+  private held(): Promise<HeldAccess> {
+    this.#held ??= this.loadHeld();
+    return this.#held;
+  }
+
+  private async loadHeld(): Promise<HeldAccess> {
+    const me = this.subject.memberId;
+    const { rows } = await sql<MemberAccess>`select ${grantRowsSql(me)} as grants, ${grantedLevelsSql(me)} as levels`.execute(this.db);
+    return { grants: grantMap(rows[0]?.grants ?? []), levels: rows[0]?.levels ?? [] };
   }
 }
 
 /** SQL: ids of the roles a member holds in a project (an id, or an SQL expression such as `l.project_id`), directly or through a group. */
-export function memberRolesSql(memberId: string, projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<{ role_id: string }> {
+export function memberRolesSql(memberId: string | ReturnType<typeof sql.ref>, projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<{ role_id: string }> {
   return sql<{ role_id: string }>`
     select pr.role_id from project_roles pr
     where pr.project_id = ${projectId}

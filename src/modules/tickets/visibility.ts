@@ -14,35 +14,35 @@ export interface TicketScope {
   isAdmin: boolean;
   /** Projects the member may see; null = all (administrators). */
   projectIds: ReadonlySet<string> | null;
+  /** Security levels granted to the member (none for administrators, who need none). */
+  levelIds: readonly string[];
 }
 
 const scopes = new WeakMap<Context['ability'], Promise<TicketScope>>();
 
-/** The member's scope, read once per request (the grants the request's Ability already holds). */
+/**
+ * The member's scope, read once per request from the grants and levels the request's Ability
+ * already holds (the bearer lookup reads them), so every query tests a ticket's level against a
+ * list given as a parameter rather than planning the lookup of the member's levels again.
+ */
 export function ticketScope(ctx: Context): Promise<TicketScope> {
   let scope = scopes.get(ctx.ability);
   if (!scope) {
-    scope = ctx.ability.visibleProjectIds().then((projectIds) => ({ memberId: ctx.actor.memberId, isAdmin: ctx.ability.isAdmin, projectIds }));
+    scope = Promise.all([ctx.ability.visibleProjectIds(), ctx.ability.grantedLevelIds()]).then(([projectIds, levelIds]) => ({
+      memberId: ctx.actor.memberId,
+      isAdmin: ctx.ability.isAdmin,
+      projectIds,
+      levelIds,
+    }));
     scopes.set(ctx.ability, scope);
   }
   return scope;
 }
 
-/** SQL: ids of the security levels granted to the member — by member, by group, or by a role they hold in the level's project. */
-function grantedLevelsSql(memberId: string): RawBuilder<{ level_id: string }> {
-  return sql<{ level_id: string }>`
-    select g.level_id
-    from security_level_grants g
-    join security_levels l on l.id = g.level_id
-    where g.member_id = ${memberId}
-       or g.group_id in (select group_id from group_members where member_id = ${memberId})
-       or g.role_id in (${memberRolesSql(memberId, sql.ref('l.project_id'))})`;
-}
-
-/** SQL: the member's granted security levels as one uuid[] (empty for administrators, who need none); read it once per query. */
+/** SQL: the member's granted security levels as one uuid[] (empty for administrators, who need none). */
 export function grantedLevelArraySql(scope: TicketScope): RawBuilder<string[]> {
   if (scope.isAdmin) return sql<string[]>`'{}'::uuid[]`;
-  return sql<string[]>`array(${grantedLevelsSql(scope.memberId)})`;
+  return sql<string[]>`${[...scope.levelIds]}::uuid[]`;
 }
 
 /** SQL: the ticket under `alias` is in a project the member may see. */
@@ -51,19 +51,14 @@ export function projectVisibleSql(scope: TicketScope, alias = 't'): RawBuilder<b
   return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${[...scope.projectIds]}::uuid[]))`;
 }
 
-/** SQL: the ticket under `alias` has no security level, or one granted (given as a uuid[] read once, or looked up). */
+/** SQL: the ticket under `alias` has no security level, or one granted (`levels`: the uuid[] to test against, by default the scope's). */
 export function levelGrantedSql(scope: TicketScope, alias = 't', levels?: RawBuilder<string[]>): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
   const level = sql.ref(`${alias}.security_level_id`);
-  return levels
-    ? sql<boolean>`(${level} is null or ${level} = any(${levels}))`
-    : sql<boolean>`(${level} is null or ${level} in (${grantedLevelsSql(scope.memberId)}))`;
+  return sql<boolean>`(${level} is null or ${level} = any(${levels ?? grantedLevelArraySql(scope)}))`;
 }
 
-/**
- * SQL: the ticket under `alias` is one the member may see. A query that tests many tickets passes
- * `levels` (grantedLevelArraySql, read once) rather than looking the grants up at every test.
- */
+/** SQL: the ticket under `alias` is one the member may see. */
 export function visibleTicketSql(scope: TicketScope, alias = 't', levels?: RawBuilder<string[]>): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
   return sql<boolean>`(${projectVisibleSql(scope, alias)} and ${levelGrantedSql(scope, alias, levels)})`;
