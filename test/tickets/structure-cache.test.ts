@@ -52,3 +52,22 @@ describe('workspace structure: a change to the workspace file shows at the next 
     expect((await get('/projects/TIX')).body.labels).toContain('fresh-label');
   });
 });
+
+describe('security levels: a level granted or taken shows at the next request (read with the token, never cached)', () => {
+  it('lets a member in at once when the file adds them to the level, and out at once when it takes them off', async () => {
+    const dev2 = await service.token('dev2@example.com');
+    const asDev2 = (path: string) => service.request('GET', `/api/v1${path}`, { token: dev2 });
+    expect((await asDev2('/tickets/TIX-2')).status).toBe(403);
+    expect((await asDev2('/tickets?project=TIX')).body.tickets.map((t: { key: string }) => t.key)).not.toContain('TIX-2');
+
+    const granted = FILE.replace('members: [dev1@example.com], roles: [Lead]', 'members: [dev1@example.com, dev2@example.com], roles: [Lead]');
+    expect(granted).not.toBe(FILE);
+    await apply(granted);
+    expect((await asDev2('/tickets/TIX-2')).status).toBe(200);
+    expect((await asDev2('/tickets?project=TIX')).body.tickets.map((t: { key: string }) => t.key)).toContain('TIX-2');
+
+    await apply(FILE);
+    expect((await asDev2('/tickets/TIX-2')).status).toBe(403);
+    expect((await asDev2('/tickets?query=TIX-2')).body.tickets).toEqual([]);
+  });
+});
