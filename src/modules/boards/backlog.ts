@@ -4,26 +4,20 @@ import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket, presentSummary, requireTicketAction, ticketScope, type Ticket, type TicketSummary } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
 import { rankCard, resolvePlace } from './placement.ts';
-import { cardRows } from './summaries.ts';
+import { cardsWhere } from './summaries.ts';
 import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
 import { lockSprint, openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type { Backlog, BacklogMoveBody } from './schemas.ts';
-import { all, inNoOpenSprint, inProjects, inSprint, isOpen, MAX_TICKETS, onTicket, visibleTo } from './ticket-sets.ts';
+import { all, inNoOpenSprint, inProjects, inSprint, isOpen, onTicket, visibleTo } from './ticket-sets.ts';
 
 /** The backlog proper: open tickets of the board's projects in no open sprint of the board. */
 export const backlogList = (board: LoadedBoard, projectIds: readonly string[]): RawBuilder<boolean> =>
   all([inProjects(projectIds), isOpen, inNoOpenSprint(board.id)]);
 
 async function summaries(ctx: Context, condition: RawBuilder<boolean>): Promise<TicketSummary[]> {
-  const ids = await sql<{ id: string }>`
-    select t.id from tickets t join statuses s on s.id = t.status_id
-    where ${condition}
-    order by t.rank nulls last, t.id
-    limit ${MAX_TICKETS}
-  `.execute(ctx.db);
-  const rows = await cardRows(ctx.db, ids.rows.map((r) => r.id));
+  const rows = await cardsWhere(ctx.db, condition);
   return rows.map((row) => presentSummary(row, ctx.publicUrl));
 }
 

@@ -6,7 +6,7 @@ import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './polic
 import { presentBoard, presentSprint } from './present.ts';
 import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
 import { resolveSprint } from './resolve.ts';
-import { cardJoins, cardJson, cardLabelsJson, withLabels, type CardRow } from './summaries.ts';
+import { cardJoins, cardJson, cardLabelsJson, cardSourceColumns, withLabels, type CardRow } from './summaries.ts';
 import type { Board, BoardDetail, Column } from './schemas.ts';
 import { all, inProjects, inSprint, MAX_TICKETS, statusIn } from './ticket-sets.ts';
 
@@ -73,8 +73,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
   // rows carry what a card shows of its ticket, so the shown ones are not read again.
   const result = await sql<{ unmapped: number; hidden_done: number; cards: Omit<CardRow, 'labels'>[]; labels: Record<string, string[]> }>`/*prepare*/
     with board as (
-      select t.id, t.rank, t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, t.updated_at,
-             ${statusIn(mapped)} as mapped, ${hidden} as hidden
+      select ${cardSourceColumns}, ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id
       where ${onBoard}
     ),
