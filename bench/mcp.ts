@@ -1,4 +1,4 @@
-// node --import tsx bench/mcp.ts [-- --duration 10 --connections 16 --warmup 2 --engine pglite|postgres --tools-list-only]
+// node --import tsx bench/mcp.ts [-- --duration 10 --connections 16 --warmup 2 --rounds 2 --tickets 20000 --engine pglite|postgres --tools-list-only]
 // The MCP door against the REST door for the same reads, same process, same run: requests/s,
 // p99 and the MCP/REST ratio (issue 4: goal within 15%), plus the byte size of tools/list for a
 // write and a read token. Pairs are taken from the registry: whoami, describe_project, and
@@ -12,13 +12,13 @@ import { openDatabase } from '../src/storage/database.ts';
 import { PROTOCOL_VERSIONS } from '../src/surfaces/mcp/protocol.ts';
 import { prepareWorkspace } from '../src/workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../src/workspace/parse.ts';
-import { startChild } from './lib/child.ts';
+import { cpuMsOf } from './lib/child.ts';
 import { load, type LoadFigures, type LoadSettings } from './lib/load.ts';
 import { mcpToolCall } from './lib/mcp-request.ts';
+import { startBenchService } from './lib/service.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
-import type { BenchEnv, BenchRequest } from './scenarios/scenario.ts';
+import type { BenchRequest } from './scenarios/scenario.ts';
 
-const SERVICE = new URL('./lib/service-child.ts', import.meta.url);
 const BENCH_WORKSPACE = new URL('./fixtures/workspace.yaml', import.meta.url);
 const OUT = new URL('./out/', import.meta.url);
 const PROJECT = 'ATR';
@@ -28,11 +28,16 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '16' },
+    /** Rounds per pair; the doors alternate which goes first. */
+    rounds: { type: 'string', default: '2' },
+    /** A smaller tickets data set than the bench's 100,000 (as bench/run.ts --tickets). */
+    tickets: { type: 'string' },
     engine: { type: 'string' },
     'tools-list-only': { type: 'boolean', default: false },
   },
 });
 const settings: LoadSettings = { duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections) };
+const rounds = Number(args.rounds);
 
 interface Pair {
   tool: string;
@@ -96,24 +101,59 @@ async function arrangeTicket(url: string, token: string): Promise<string | null>
   return ((await response.json()) as { key: string }).key;
 }
 
+/** Load figures plus the server's CPU time per answered request, summed over the rounds. */
+interface DoorFigures extends LoadFigures {
+  cpuMsPerRequest: number;
+}
+
 interface Row {
   engine: string;
   tool: string;
-  rest: LoadFigures;
-  mcp: LoadFigures;
+  rest: DoorFigures;
+  mcp: DoorFigures;
+}
+
+/** One door loaded once: warm-up, then the measured run with the server's CPU time around it. */
+async function measure(url: string, request: BenchRequest, token: string, pid: number): Promise<LoadFigures & { cpuMs: number }> {
+  if (settings.warmup > 0) await load(url, request, token, { ...settings, duration: settings.warmup, warmup: 0 });
+  const before = cpuMsOf(pid) ?? NaN;
+  const figures = await load(url, request, token, { ...settings, warmup: 0 });
+  return { ...figures, cpuMs: (cpuMsOf(pid) ?? NaN) - before };
+}
+
+/** Rounds of one door added up: requests/s and CPU per request over all rounds, the worst p99. */
+function combine(runs: Array<LoadFigures & { cpuMs: number }>): DoorFigures {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  return {
+    requestsPerSecond: Math.round(runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length),
+    p50Ms: Math.max(...runs.map((run) => run.p50Ms)),
+    p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
+    requests,
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    cpuMsPerRequest: runs.reduce((sum, run) => sum + run.cpuMs, 0) / requests,
+  };
 }
 
 async function benchEngine(target: BenchTarget): Promise<Row[]> {
-  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target)]);
+  const { service } = await startBenchService(target, args.tickets ? { BENCH_TICKETS: args.tickets } : {});
   const rows: Row[] = [];
   try {
     const { url, env } = service.ready;
     const ticketKey = await arrangeTicket(url, env.token);
     for (const pair of pairs(ticketKey)) {
-      console.error(`${target.engine}: ${pair.tool} (REST, then MCP)`);
-      const rest = await load(url, pair.rest, env.token, settings);
-      const mcp = await load(url, mcpCall(pair), env.token, settings);
-      rows.push({ engine: target.engine, tool: pair.tool, rest, mcp });
+      const rest: Array<LoadFigures & { cpuMs: number }> = [];
+      const mcp: Array<LoadFigures & { cpuMs: number }> = [];
+      // The doors take turns (REST first in odd rounds, MCP first in even ones), so that a change
+      // in the machine's load during a pair does not fall on one door only.
+      for (let round = 1; round <= rounds; round++) {
+        console.error(`${target.engine}: ${pair.tool}, round ${round}`);
+        const order = round % 2 === 1 ? (['rest', 'mcp'] as const) : (['mcp', 'rest'] as const);
+        for (const door of order) {
+          const request = door === 'rest' ? pair.rest : mcpCall(pair);
+          (door === 'rest' ? rest : mcp).push(await measure(url, request, env.token, service.pid));
+        }
+      }
+      rows.push({ engine: target.engine, tool: pair.tool, rest: combine(rest), mcp: combine(mcp) });
     }
   } finally {
     await service.stop();
@@ -141,12 +181,15 @@ const rows: Row[] = [];
 for (const target of targets) rows.push(...(await benchEngine(await target())));
 
 const lines = [
-  `MCP against REST, ${settings.connections} connections, ${settings.duration} s each (after ${settings.warmup} s warm-up)`,
+  `MCP against REST, ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s per door (each after ${settings.warmup} s warm-up), ` +
+    'requests/s averaged over the rounds, the worst p99, and the server\'s CPU time per request over all rounds',
   '',
-  '| engine | tool | REST req/s | REST p99 ms | MCP req/s | MCP p99 ms | MCP/REST req/s | failures |',
-  '|---|---|---:|---:|---:|---:|---:|---:|',
+  '| engine | tool | REST req/s | REST p99 ms | REST CPU ms/req | MCP req/s | MCP p99 ms | MCP CPU ms/req | MCP/REST req/s | REST/MCP CPU | failures |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map((row) =>
-    `| ${row.engine} | ${row.tool} | ${row.rest.requestsPerSecond} | ${row.rest.p99Ms} | ${row.mcp.requestsPerSecond} | ${row.mcp.p99Ms} | ${(row.mcp.requestsPerSecond / row.rest.requestsPerSecond).toFixed(2)} | ${row.rest.failures + row.mcp.failures} |`,
+    `| ${row.engine} | ${row.tool} | ${row.rest.requestsPerSecond} | ${row.rest.p99Ms} | ${row.rest.cpuMsPerRequest.toFixed(3)} | ` +
+      `${row.mcp.requestsPerSecond} | ${row.mcp.p99Ms} | ${row.mcp.cpuMsPerRequest.toFixed(3)} | ` +
+      `${(row.mcp.requestsPerSecond / row.rest.requestsPerSecond).toFixed(2)} | ${(row.rest.cpuMsPerRequest / row.mcp.cpuMsPerRequest).toFixed(2)} | ${row.rest.failures + row.mcp.failures} |`,
   ),
   '',
   ...sizeTable,

@@ -1,16 +1,15 @@
-// npm run bench [-- --duration 10 --connections 16 --warmup 2 --only me,board --engine pglite|postgres --tickets 20000]
+// npm run bench [-- --duration 10 --connections 16 --warmup 2 --only me,board --engine pglite|postgres --tickets 20000 --pglite-shared-buffers 32MB]
 // Loads Atrium and a bare Fastify baseline doing the same single SQL read, on PGlite (always) and
 // on a fresh PostgreSQL database (when 127.0.0.1:5432 answers), and reports the ratio.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { BenchEnv } from './scenarios/scenario.ts';
 import { startChild } from './lib/child.ts';
 import { load, type LoadSettings } from './lib/load.ts';
 import { loadScenarios } from './lib/load-scenarios.ts';
-import { appendResults, machine, markdownSection, markdownTable, type Row } from './lib/report.ts';
+import { startBenchService } from './lib/service.ts';
+import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 
-const SERVICE = new URL('./lib/service-child.ts', import.meta.url);
 const BASELINE = new URL('./lib/baseline-child.ts', import.meta.url);
 const RESULTS = new URL('./RESULTS.md', import.meta.url);
 const OUT = new URL('./out/', import.meta.url);
@@ -25,6 +24,8 @@ const { values: args } = parseArgs({
     /** A smaller data set than the full 100,000 tickets (comments and worklogs scale with it). */
     tickets: { type: 'string' },
     engine: { type: 'string' },
+    /** PGlite's shared_buffers for the service (PGLITE_SHARED_BUFFERS), e.g. 32MB; unset keeps PGlite's. */
+    'pglite-shared-buffers': { type: 'string' },
     'no-record': { type: 'boolean', default: false },
   },
 });
@@ -40,8 +41,9 @@ async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Ro
   const rows: Row[] = [];
   // Atrium first, then the baseline on the same database (PGlite allows one process per folder).
   const size: Record<string, string> = args.tickets ? { BENCH_TICKETS: args.tickets } : {};
-  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target)], size);
+  const { service, seedPeakRss } = await startBenchService(target, size);
   const env = service.ready.env;
+  notes.push(`${target.engine}: the seed process peaked at ${mib(seedPeakRss)}; the server at ${mib(service.peakRss())} once listening, before any load.`);
   try {
     for (const [index, scenario] of scenarios.entries()) {
       if (!wanted.has(index)) continue;
@@ -73,11 +75,12 @@ const words = (args.only ?? '').toLowerCase().split(',').map((w) => w.trim()).fi
 const wanted = new Set(all.flatMap((s, i) => (words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w)) ? [i] : [])));
 const engines: Array<() => Promise<BenchTarget>> = [];
 const notes: string[] = [
-  'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all).',
+  'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all). The data is seeded by a separate process before the server starts (bench/lib/seed-child.ts), so the figure is the server\'s own.',
   'Atrium runs with LOG_LEVEL=warn and the per-token rate limit lifted (one token makes all the load); the baseline is a plain Fastify route doing the scenario\'s single SQL read through the same Kysely pool, without auth, validation or serialization schemas.',
 ];
 if (args.tickets) notes.push(`Data set: ${args.tickets} tickets (bench/run.ts --tickets) across 20 projects, 500 members, comments and worklogs in proportion to the full set's 300,000 and 50,000.`);
-if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget());
+if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget(args['pglite-shared-buffers']));
+if (args['pglite-shared-buffers']) notes.push(`PGlite ran with shared_buffers=${args['pglite-shared-buffers']} (PGLITE_SHARED_BUFFERS).`);
 if (!args.engine || args.engine === 'postgres') {
   if (await postgresAnswers()) engines.push(() => postgresTarget());
   else notes.push('PostgreSQL: 127.0.0.1:5432 did not answer; PGlite only.');
@@ -100,6 +103,7 @@ for (const row of rows) {
 
 const date = new Date();
 console.log(markdownTable(rows));
+console.log(notes.map((note) => `- ${note}`).join('\n'));
 if (!args['no-record']) {
   appendResults(RESULTS, markdownSection(date, host, settings, rows, notes));
   fs.mkdirSync(OUT, { recursive: true });

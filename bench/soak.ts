@@ -7,7 +7,8 @@
 // shows as a slope that stays positive over the second half as runs get longer.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { rssOf, startChild } from './lib/child.ts';
+import { rssOf } from './lib/child.ts';
+import { startBenchService } from './lib/service.ts';
 import { loadMix, type LoadFigures } from './lib/load.ts';
 import { loadScenarios } from './lib/load-scenarios.ts';
 import { mcpToolCall } from './lib/mcp-request.ts';
@@ -15,7 +16,6 @@ import { machine } from './lib/report.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 import type { BenchEnv, BenchRequest } from './scenarios/scenario.ts';
 
-const SERVICE = new URL('./lib/service-child.ts', import.meta.url);
 const PROJECT = 'ATR';
 const READ_TICKET = 'ATR-1234';
 
@@ -113,7 +113,7 @@ function report(engine: string, restScenarios: number, requestCount: number, sta
 }
 
 async function soak(target: BenchTarget): Promise<string> {
-  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target)], { BENCH_TICKETS: args.tickets! });
+  const { service } = await startBenchService(target, { BENCH_TICKETS: args.tickets! });
   try {
     const { url, env } = service.ready;
     const commented = await arrangeTicket(url, env.token);

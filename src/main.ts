@@ -8,7 +8,7 @@ import { prepareWorkspace } from './workspace/bootstrap.ts';
 export function databaseTarget(config: Config) {
   return config.databaseUrl
     ? ({ engine: 'postgres', url: config.databaseUrl } as const)
-    : ({ engine: 'pglite', dataDir: config.dataDir } as const);
+    : ({ engine: 'pglite', dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers } as const);
 }
 
 /** Extras `atrium serve` adds: the CLI's control socket, opened once the app is built, closed first. */

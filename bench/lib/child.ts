@@ -32,6 +32,24 @@ export function rssOf(pid: number): number | null {
   return statusBytes(pid, 'VmRSS');
 }
 
+/** USER_HZ: 100 on every Linux that Node.js runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time the process has used so far (user + system), in milliseconds, or null off Linux. The
+ * CPU a server spends per request hardly moves with the machine's load, unlike requests/s.
+ */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name (which may hold spaces).
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Runs a TypeScript file in its own Node process (tsx loader, no wrapper process in between, so
  * the pid measured is the server's own) and waits for the JSON line it prints when it listens.

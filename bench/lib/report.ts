@@ -30,7 +30,7 @@ export function machine(): Machine {
   };
 }
 
-const mib = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`);
+export const mib = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`);
 const ratio = (row: Row) => (row.baseline ? `${Math.round((row.atrium.requestsPerSecond / row.baseline.requestsPerSecond) * 100)} %` : '–');
 
 export function markdownTable(rows: Row[]): string {

@@ -1,28 +1,13 @@
-// The Atrium service for one benchmark run, in its own process: the bench workspace applied, a
-// write token minted, every scenario's seed run, then it listens and prints {url, env}.
-import fs from 'node:fs';
+// The Atrium service for one benchmark run, in its own process, on a database the seed child has
+// prepared (bench/lib/seed-child.ts): it only opens the database, builds the app and listens, so
+// its peak RSS is the server's own. Prints {url, env} once it listens.
 import { buildApp } from '../../src/app.ts';
-import { createPersonalToken } from '../../src/auth/personal-tokens.ts';
 import { openDatabase, type DatabaseTarget } from '../../src/storage/database.ts';
-import { prepareWorkspace } from '../../src/workspace/bootstrap.ts';
-import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import type { BenchEnv } from '../scenarios/scenario.ts';
-import { loadScenarios } from './load-scenarios.ts';
-
-const BENCH_WORKSPACE = new URL('../fixtures/workspace.yaml', import.meta.url);
-const BENCH_MEMBER = 'agent@bench.example';
 
 const target = JSON.parse(process.argv[2]!) as DatabaseTarget;
+const env = JSON.parse(process.argv[3]!) as BenchEnv;
 const database = await openDatabase(target);
-await prepareWorkspace(database.db, {
-  demo: false,
-  initialWorkspace: parseWorkspaceYaml(fs.readFileSync(BENCH_WORKSPACE, 'utf8'), 'bench/fixtures/workspace.yaml'),
-});
-const member = await database.db.selectFrom('members').select('id').where('email', '=', BENCH_MEMBER).executeTakeFirstOrThrow();
-const { secret } = await createPersonalToken(database.db, { memberId: member.id, name: 'bench', access: 'write', lifetimeDays: 30 });
-const env: BenchEnv = { token: secret, memberId: member.id };
-for (const scenario of await loadScenarios()) Object.assign(env, await scenario.seed?.(database.db, env));
-
 const app = await buildApp({
   config: { publicUrl: 'http://127.0.0.1', logLevel: 'warn' },
   database,

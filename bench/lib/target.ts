@@ -15,12 +15,12 @@ export interface BenchTarget {
 
 export const POSTGRES_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A PGlite database in a new temporary DATA_DIR. */
-export function pgliteTarget(): BenchTarget {
+/** A PGlite database in a new temporary DATA_DIR, with PGlite's shared_buffers or the size given. */
+export function pgliteTarget(sharedBuffers?: string): BenchTarget {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-'));
   return {
     engine: 'pglite',
-    target: { engine: 'pglite', dataDir },
+    target: { engine: 'pglite', dataDir, ...(sharedBuffers ? { sharedBuffers } : {}) },
     async dispose() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -19,7 +19,7 @@ export interface CommandIo {
 
 // Not main.ts's: importing it would load the whole service (every module, Fastify) for one command.
 function targetOf(config: Config): DatabaseTarget {
-  return config.databaseUrl !== null ? { engine: 'postgres', url: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir };
+  return config.databaseUrl !== null ? { engine: 'postgres', url: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers };
 }
 
 function noWorkspace(config: Config, command: DatabaseCommand): CommandError {

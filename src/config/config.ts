@@ -9,6 +9,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /**
+   * PGLITE_SHARED_BUFFERS: the embedded engine's buffer cache (PostgreSQL's `shared_buffers`, e.g.
+   * `32MB`); null keeps PGlite's own (128MB). Ignored on PostgreSQL, whose server sets its own.
+   */
+  pgliteSharedBuffers: string | null;
   logLevel: LogLevel;
   demo: boolean;
   /**
@@ -63,6 +68,28 @@ function readDatabaseUrl(env: Env): string | null {
     throw new ConfigError('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
   }
   return raw;
+}
+
+// PGlite is 32-bit WebAssembly: its whole memory, buffers included, must fit in 4 GiB; below 128kB
+// PostgreSQL itself refuses to start (16 buffers of 8 kB).
+const SHARED_BUFFERS_KIB = { min: 128, max: 1024 * 1024 };
+// PostgreSQL spells its units kB, MB, GB and refuses any other case, so the value is respelt.
+const MEMORY_UNITS: Record<string, { spelling: string; kib: number }> = {
+  kb: { spelling: 'kB', kib: 1 },
+  mb: { spelling: 'MB', kib: 1024 },
+  gb: { spelling: 'GB', kib: 1024 * 1024 },
+};
+
+function readPgliteSharedBuffers(env: Env): string | null {
+  const raw = env.PGLITE_SHARED_BUFFERS?.trim();
+  if (!raw) return null;
+  const [, amount = '', unitName = ''] = /^(\d+)\s*([kmg]b)$/i.exec(raw) ?? [];
+  const unit = MEMORY_UNITS[unitName.toLowerCase()];
+  const kib = unit ? Number(amount) * unit.kib : NaN;
+  if (!unit || !(kib >= SHARED_BUFFERS_KIB.min && kib <= SHARED_BUFFERS_KIB.max)) {
+    throw new ConfigError(`PGLITE_SHARED_BUFFERS: "${raw}" is not a size from 128kB to 1GB (write it like 32MB)`);
+  }
+  return `${Number(amount)}${unit.spelling}`;
 }
 
 function readLogLevel(env: Env): LogLevel {
@@ -141,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: readPublicUrl(env, port),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl: readDatabaseUrl(env),
+    pgliteSharedBuffers: readPgliteSharedBuffers(env),
     logLevel: readLogLevel(env),
     demo: readSwitch(env, 'ATRIUM_DEMO', true),
     trustedProxies: readTrustedProxies(env),

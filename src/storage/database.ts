@@ -11,9 +11,14 @@ import type { DB } from './schema.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
+/** PGlite's buffer cache (`shared_buffers`, e.g. `32MB`); unset keeps the engine's 128MB. */
+interface PgliteSettings {
+  sharedBuffers?: string | null;
+}
+
 export type DatabaseTarget =
-  | { engine: 'pglite'; dataDir: string }
-  | { engine: 'pglite'; memory: true; loadDataDir?: Blob }
+  | ({ engine: 'pglite'; dataDir: string } & PgliteSettings)
+  | ({ engine: 'pglite'; memory: true; loadDataDir?: Blob } & PgliteSettings)
   | { engine: 'postgres'; url: string; poolSize?: number };
 
 export interface Database {
@@ -45,6 +50,16 @@ const extensions = {};
  */
 const PLAN_CACHE_MODE = 'force_generic_plan';
 
+/**
+ * PGlite's options for a target. Settings go on the command line of its single-user backend
+ * (`-c name=value`, after PGlite's own), never into the data folder's postgresql.conf, so an
+ * operator's change or removal of the variable takes effect at the next start, alone.
+ */
+function pgliteOptions(target: PgliteSettings) {
+  const startParams = target.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${target.sharedBuffers}`] : undefined;
+  return { extensions, ...(startParams ? { startParams } : {}) };
+}
+
 async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>): Promise<Database> {
   let release = () => {};
   let pglite: PGlite;
@@ -53,20 +68,20 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
     const folder = path.join(target.dataDir, 'pglite');
     try {
       const creating = !fs.existsSync(path.join(folder, 'PG_VERSION'));
-      pglite = await PGlite.create(folder, { extensions });
+      pglite = await PGlite.create(folder, pgliteOptions(target));
       if (creating) {
         // Creating the cluster (initdb) grows the WebAssembly memory to about 700 MiB, which is never
         // given back while that instance lives; a fresh instance on the new folder starts at about
         // 300 MiB (issue 15: the server's RSS after a first start).
         await pglite.close();
-        pglite = await PGlite.create(folder, { extensions });
+        pglite = await PGlite.create(folder, pgliteOptions(target));
       }
     } catch (error) {
       release();
       throw error;
     }
   } else {
-    pglite = await PGlite.create({ extensions, loadDataDir: target.loadDataDir });
+    pglite = await PGlite.create({ ...pgliteOptions(target), loadDataDir: target.loadDataDir });
   }
   await pglite.exec(`set time zone 'UTC'; set plan_cache_mode = ${PLAN_CACHE_MODE}`);
   // One connection: Kysely's pool of one queues every transaction behind the previous one.

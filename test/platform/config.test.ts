@@ -20,6 +20,7 @@ describe('configuration: every variable has a default', () => {
       publicUrl: 'http://localhost:8080',
       dataDir: path.resolve('./data'),
       databaseUrl: null,
+      pgliteSharedBuffers: null,
       logLevel: 'info',
       demo: true,
       trustedProxies: [],
@@ -40,6 +41,7 @@ describe('configuration: every variable has a default', () => {
       DATA_DIR: '/tmp/atrium-data',
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/atrium',
       LOG_LEVEL: 'WARN',
+      PGLITE_SHARED_BUFFERS: ' 48MB ',
       ATRIUM_DEMO: 'off',
       TRUSTED_PROXIES: ' 10.0.0.1, 10.1.0.0/16 ,::1,Loopback',
     });
@@ -49,6 +51,7 @@ describe('configuration: every variable has a default', () => {
       publicUrl: 'https://atrium.example.com',
       dataDir: '/tmp/atrium-data',
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/atrium',
+      pgliteSharedBuffers: '48MB',
       logLevel: 'warn',
       demo: false,
       trustedProxies: ['10.0.0.1', '10.1.0.0/16', '::1', 'loopback'],
@@ -58,7 +61,7 @@ describe('configuration: every variable has a default', () => {
   });
 
   it('treats empty values as unset', () => {
-    expect(loadConfig({ PORT: '', HOST: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', LOG_LEVEL: '' })).toEqual(loadConfig({}));
+    expect(loadConfig({ PORT: '', HOST: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', LOG_LEVEL: '', PGLITE_SHARED_BUFFERS: '' })).toEqual(loadConfig({}));
   });
 });
 
@@ -76,13 +79,35 @@ describe('configuration: a bad value stops start-up with one line naming the var
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'true' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.1, proxy.example' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],
+    ['PGLITE_SHARED_BUFFERS', { PGLITE_SHARED_BUFFERS: 'lots' }],
+    ['PGLITE_SHARED_BUFFERS', { PGLITE_SHARED_BUFFERS: '32' }],
+    ['PGLITE_SHARED_BUFFERS', { PGLITE_SHARED_BUFFERS: '32MiB' }],
+    ['PGLITE_SHARED_BUFFERS', { PGLITE_SHARED_BUFFERS: '64kB' }],
+    ['PGLITE_SHARED_BUFFERS', { PGLITE_SHARED_BUFFERS: '2GB' }],
+    ['PGLITE_SHARED_BUFFERS', { PGLITE_SHARED_BUFFERS: '16MB; fsync=off' }],
   ])('%s: %j', (variable, env) => {
     const message = refusal(env);
     expect(message.startsWith(`${variable}: `)).toBe(true);
     expect(message).not.toContain('\n');
   });
 
+  it('PGLITE_SHARED_BUFFERS: says what it takes', () => {
+    expect(refusal({ PGLITE_SHARED_BUFFERS: '2GB' })).toBe('PGLITE_SHARED_BUFFERS: "2GB" is not a size from 128kB to 1GB (write it like 32MB)');
+  });
+
   it('never repeats a database password in the message', () => {
     expect(refusal({ DATABASE_URL: 'mysql://user:s3cret@localhost/atrium' })).not.toContain('s3cret');
+  });
+});
+
+describe('configuration: PGLITE_SHARED_BUFFERS takes a size in kB, MB or GB', () => {
+  it.each([
+    ['16MB', '16MB'],
+    ['16mb', '16MB'],
+    ['128kB', '128kB'],
+    ['1 GB', '1GB'],
+    ['0032MB', '32MB'],
+  ])('%j is passed to PGlite as %j', (given, passed) => {
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: given }).pgliteSharedBuffers).toBe(passed);
   });
 });

@@ -5,6 +5,7 @@ import { runOperation, type Call, type Principal, type Runtime } from '../../cor
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
 import { logErrorCode } from '../request-log.ts';
+import { JsonText } from './json-text.ts';
 import type { InputPart, ToolEntry } from './tools.ts';
 
 export interface ToolCallDeps {
@@ -82,7 +83,8 @@ export async function callTool(
     const data = await runOperation(deps.runtime, entry.op, principal, input, deps.call);
     const text = deps.serialize(data, entry.op.response);
     const result: CallToolResult = { content: [{ type: 'text', text }], isError: false };
-    if (entry.structured && structuredOutput) result.structuredContent = JSON.parse(text) as Record<string, unknown>;
+    // The same text again, written into the answer as is by encodeMessage (json-text.ts).
+    if (entry.structured && structuredOutput) result.structuredContent = new JsonText(text) as unknown as Record<string, unknown>;
     return result;
   } catch (caught) {
     const error = caught instanceof ApiError ? caught : fromDatabase(caught);

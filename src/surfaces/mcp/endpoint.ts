@@ -7,6 +7,7 @@ import { admitRequest, type AdmissionDeps } from '../admission.ts';
 import { isUtf8 } from '../content-type.ts';
 import { logErrorCode, logOperation, logWho } from '../request-log.ts';
 import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
+import { encodeMessage, encodeMessages } from './json-text.ts';
 import { MCP_PATH } from './protected-resource.ts';
 import { ErrorCode, isProtocolVersion, PROTOCOL_VERSIONS, rpcError, VERSION_WITHOUT_HEADER, type ProtocolVersion } from './protocol.ts';
 import { buildToolset } from './tools.ts';
@@ -25,7 +26,8 @@ declare module 'fastify' {
 export const MAX_BATCH = 100;
 
 function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  const text = Array.isArray(body) ? encodeMessages(body) : encodeMessage(body);
+  return reply.code(status).header('Content-Type', 'application/json; charset=utf-8').send(text);
 }
 
 /** The admission pipeline both doors share (surfaces/admission.ts); a refusal is answered in the spec's envelope. */
