@@ -12,6 +12,7 @@ import * as time from './0013-time.ts';
 import * as crm from './0014-crm.ts';
 import * as pageFlashes from './0015-page-flashes.ts';
 import * as crmRestorable from './0016-crm-restorable.ts';
+import * as keptCommentWords from './0017-kept-comment-words.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0014-crm': crm,
   '0015-page-flashes': pageFlashes,
   '0016-crm-restorable': crmRestorable,
+  '0017-kept-comment-words': keptCommentWords,
 };
