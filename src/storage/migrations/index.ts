@@ -13,6 +13,7 @@ import * as crm from './0014-crm.ts';
 import * as pageFlashes from './0015-page-flashes.ts';
 import * as crmRestorable from './0016-crm-restorable.ts';
 import * as keptCommentWords from './0017-kept-comment-words.ts';
+import * as eventsWhenListened from './0018-events-when-listened.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0015-page-flashes': pageFlashes,
   '0016-crm-restorable': crmRestorable,
   '0017-kept-comment-words': keptCommentWords,
+  '0018-events-when-listened': eventsWhenListened,
 };
