@@ -38,14 +38,24 @@ function figuresOf(result: Result): LoadFigures {
 /** Loads one address with autocannon and keeps the figures the report shows. */
 export async function load(baseUrl: string, request: BenchRequest, token: string | null, settings: LoadSettings): Promise<LoadFigures> {
   const bodies = (request.bodies ?? []).map((body) => JSON.stringify(body));
+  const paths = request.paths ?? [];
   let sent = 0;
+  // each request takes the next body and the next path of those given, in turn
+  const rotate = (req: { body?: string; path?: string }) => {
+    sent += 1;
+    return {
+      ...req,
+      ...(bodies.length ? { body: bodies[sent % bodies.length] } : {}),
+      ...(paths.length ? { path: paths[sent % paths.length] } : {}),
+    };
+  };
   const options = {
     url: `${baseUrl}${request.path}`,
     method: request.method,
     headers: authorized(request, token),
     connections: settings.connections,
     ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-    ...(bodies.length ? { requests: [{ setupRequest: (req: { body?: string }) => ({ ...req, body: bodies[(sent += 1) % bodies.length] }) }] } : {}),
+    ...(bodies.length || paths.length ? { requests: [{ setupRequest: rotate }] } : {}),
   };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
   return figuresOf(await autocannon({ ...options, duration: settings.duration }));

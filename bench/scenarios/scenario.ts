@@ -17,6 +17,8 @@ export interface BenchRequest {
   body?: unknown;
   /** Bodies sent in turn instead of `body`, one per request (a create into each project in turn). */
   bodies?: unknown[];
+  /** Paths sent in turn instead of `path`, one per request (a write on each of many tickets in turn). */
+  paths?: string[];
   headers?: Record<string, string>;
 }
 

@@ -12,7 +12,10 @@ function dataSize(): DataSize {
   const scale = tickets / FULL_SIZE.tickets;
   return { ...FULL_SIZE, tickets, comments: Math.round(FULL_SIZE.comments * scale), worklogs: Math.round(FULL_SIZE.worklogs * scale) };
 }
-const LOOP_TICKET = `P${String(FULL_SIZE.projects - 1).padStart(2, '0')}-1`;
+const LOOP_PROJECT = `P${String(FULL_SIZE.projects - 1).padStart(2, '0')}`;
+const LOOP_TICKET = `${LOOP_PROJECT}-1`;
+/** How many of the loop project's open tickets the transitions-across-tickets scenario takes in turn. */
+const ACROSS = 1000;
 
 export const scenarios: Scenario[] = [
   {
@@ -56,6 +59,21 @@ export const scenarios: Scenario[] = [
   {
     name: `POST /api/v1/tickets/${LOOP_TICKET}/transitions`,
     request: () => ({ method: 'POST', path: `/api/v1/tickets/${LOOP_TICKET}/transitions`, body: { transition: 'Touch' } }),
+  },
+  {
+    // the issue's target: transitions spread over many tickets, each taken by one request at a time
+    name: `POST /api/v1/tickets/{${LOOP_PROJECT}-n}/transitions (${ACROSS} tickets in turn)`,
+    seed: async (db) => {
+      const open = await sql<{ key: string }>`
+        select t.key from tickets t join projects p on p.id = t.project_id join statuses s on s.id = t.status_id
+        where p.key = ${LOOP_PROJECT} and s.name = 'Open' order by t.number limit ${ACROSS}
+      `.execute(db);
+      return { openLoopKeys: open.rows.map((r) => r.key).join(',') };
+    },
+    request: (env) => {
+      const paths = env.openLoopKeys!.split(',').map((key) => `/api/v1/tickets/${key}/transitions`);
+      return { method: 'POST', path: paths[0]!, paths, body: { transition: 'Touch' } };
+    },
   },
   {
     name: `POST /api/v1/tickets/${TICKET}/comments`,

@@ -83,7 +83,8 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
   } else {
     pglite = await PGlite.create({ ...pgliteOptions(target), loadDataDir: target.loadDataDir });
   }
-  await pglite.exec(`set time zone 'UTC'; set plan_cache_mode = ${PLAN_CACHE_MODE}`);
+  // one process, one session: its changes always announce themselves (migration 0018)
+  await pglite.exec(`set time zone 'UTC'; set plan_cache_mode = ${PLAN_CACHE_MODE}; set atrium.events_always = 'on'`);
   // One connection: Kysely's pool of one queues every transaction behind the previous one.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: pgTypes });
   const queries: QueryCounter = { count: 0 };
@@ -140,7 +141,8 @@ async function listenOnPostgres(target: Extract<DatabaseTarget, { engine: 'postg
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: target.url });
+    // the name tells writers that a node listens, so that their changes announce themselves (migration 0018)
+    const next = new pg.Client({ connectionString: target.url, application_name: 'atrium events' });
     next.on('error', () => {});
     next.on('end', () => {
       if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);

@@ -153,3 +153,32 @@ describe('search: limit 1 to 100, default 20, and offset', () => {
     expect(Object.keys(ticket).sort()).toEqual(['assignee', 'key', 'labels', 'priority', 'project', 'status', 'summary', 'type', 'updated_at', 'url']);
   });
 });
+
+describe('search: every comment a member may read stays searchable as the ticket changes', () => {
+  const write = (method: 'POST' | 'PUT' | 'PATCH', path: string, body: Record<string, unknown>) =>
+    service.request(method, `/api/v1${path}`, { token: tokens.lee, body });
+
+  it('finds the words of each new comment, of one made with a transition and of one made with an assignment', async () => {
+    const key = (await write('POST', '/tickets', { project: 'TIX', summary: 'Many voices' })).body.key;
+    for (const word of ['wallaby', 'wombat', 'bilby']) expect((await write('POST', `/tickets/${key}/comments`, { body: `Saw a ${word} today` })).status).toBe(201);
+    expect((await write('POST', `/tickets/${key}/transitions`, { transition: 'Start', comment: 'Started after the dingo left' })).status).toBe(200);
+    expect((await write('PUT', `/tickets/${key}/assignee`, { assignee: 'Dev Two', comment: 'Over to you, echidna expert' })).status).toBe(200);
+    for (const word of ['wallaby', 'wombat', 'bilby', 'dingo', 'echidna']) expect(await keys(`query=${word}`)).toEqual([key]);
+  });
+
+  it('keeps the words of earlier comments when the summary changes, and forgets only the old summary', async () => {
+    const key = (await write('POST', '/tickets', { project: 'TIX', summary: 'Platypus sighting' })).body.key;
+    await write('POST', `/tickets/${key}/comments`, { body: 'The cassowary came first' });
+    await write('PATCH', `/tickets/${key}`, { summary: 'Kookaburra sighting' });
+    await write('POST', `/tickets/${key}/comments`, { body: 'Then the kangaroo' });
+    expect(await keys('query=platypus')).toEqual([]);
+    for (const word of ['kookaburra', 'cassowary', 'kangaroo']) expect(await keys(`query=${word}`)).toEqual([key]);
+  });
+
+  it('keeps the workspace file’s comments, internal notes included, when a comment is added, and restricted ones still only for those who may read them', async () => {
+    await write('POST', '/tickets/TIX-1/comments', { body: 'A numbat was here' });
+    for (const word of ['numbat', 'staging', 'enterprise']) expect(await keys(`query=${word}`, 'dev2')).toEqual(['TIX-1']);
+    expect(await keys('query=zeppelin', 'lee')).toEqual(['TIX-1']);
+    expect(await keys('query=zeppelin', 'dev2')).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { historyInsert } from '../../core/history.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
+import { searchDocumentSet } from './search-document.ts';
 
 /**
  * Columns a closing statement may set with the rest. Never assignee_id: the trigger that makes a
@@ -21,11 +22,13 @@ export interface Closing {
   history: { kind: string; changes: HistoryChange[] }[];
   /** What the watchers are told (none: a change no one is notified of, as a time-tracking sync's totals). */
   announcement?: Omit<Announcement, 'ticket'>;
+  /** The comment the change added (already inserted), whose words the search document takes in. */
+  comment?: string;
 }
 
 /**
  * The last statement of a ticket change, one round trip: its history rows, its notifications to
- * the watchers as the change left them (spec 6), the search document rebuilt and the ticket
+ * the watchers as the change left them (spec 6), the search document brought up to date and the ticket
  * marked updated — and the ticket as the answer shows it, from the row just written (RETURNING),
  * so nothing is read again after the write.
  */
@@ -52,7 +55,7 @@ async function closingStatement<R>(ctx: Context, ticket: { id: string; key: stri
   const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
   const result = await sql<R>`
     ${ctes}
-    update tickets t set ${set} search_vector = ticket_search_document(t.id), updated_at = now()
+    update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
     from projects p, statuses s
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}

@@ -39,6 +39,7 @@ export async function addComment(ctx: Context, key: string, input: CommentBody):
   const internal = input.internal ?? false;
   const comment = await writeComment(ctx, ticket.id, input.body, internal);
   await closeTicketChangeQuietly(ctx, ticket, {
+    comment: comment.id,
     history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id: comment.id, visibility: internal ? 'internal' : 'public' } }] }],
     announcement: { kind: 'commented', payload: { comment_id: comment.id, body: input.body, internal }, markdown: input.body },
   });

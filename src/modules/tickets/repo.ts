@@ -3,6 +3,7 @@ import type { DB, StatusesTable } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import type { TicketsTable } from './tables.ts';
 import { ticketAccessColumns, type TicketAccess, type TicketScope } from './visibility.ts';
+import { searchDocumentSet } from './search-document.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
 type StatusCategory = Selectable<StatusesTable>['category'];
@@ -215,9 +216,9 @@ export async function insertNumberedTicket(
   return result.rows[0]!;
 }
 
-/** Rebuilds a ticket's search document and marks it updated, in the caller's transaction. */
-export async function touchTicket(db: Kysely<DB>, ticketId: string): Promise<void> {
-  await sql`update tickets set search_vector = ticket_search_document(id), updated_at = now() where id = ${ticketId}`.execute(db);
+/** Brings a ticket's search document up to date (`added`: the comment the change made) and marks it updated, in the caller's transaction. */
+export async function touchTicket(db: Kysely<DB>, ticketId: string, added: string | null = null): Promise<void> {
+  await sql`update tickets t set ${searchDocumentSet(added)}, updated_at = now() where t.id = ${ticketId}`.execute(db);
 }
 
 export async function setLabels(db: Kysely<DB>, ticketId: string, labelIds: readonly string[]): Promise<void> {

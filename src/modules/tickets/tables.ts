@@ -33,6 +33,8 @@ export interface TicketsTable {
   updated_at: Generated<string>;
   resolved_at: string | null;
   search_vector: Generated<string>;
+  /** The comments' part of search_vector, grown by each new comment (migration 0017); NULL: not kept yet. */
+  comments_vector: ColumnType<string | null, never, string | null>;
 }
 
 export interface TicketLabelsTable {

@@ -114,6 +114,7 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
   if (input.comment !== undefined) commentId = await insertComment(ctx, ticket.id, input.comment, input.comment_internal ?? false);
   const row = await closeTicketChange(ctx, ticket, {
     ...(checked ? {} : { set }),
+    ...(commentId ? { comment: commentId } : {}),
     history: [
       { kind: 'transitioned', changes: [{ field: 'transition', from: null, to: transition.name }, ...changes] },
       ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : []),

@@ -12,7 +12,9 @@ import * as time from './0013-time.ts';
 import * as crm from './0014-crm.ts';
 import * as pageFlashes from './0015-page-flashes.ts';
 import * as crmRestorable from './0016-crm-restorable.ts';
-import * as ticketFilterIndex from './0018-ticket-filter-index.ts';
+import * as keptCommentWords from './0017-kept-comment-words.ts';
+import * as eventsWhenListened from './0018-events-when-listened.ts';
+import * as ticketFilterIndex from './0019-ticket-filter-index.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -29,5 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0014-crm': crm,
   '0015-page-flashes': pageFlashes,
   '0016-crm-restorable': crmRestorable,
-  '0018-ticket-filter-index': ticketFilterIndex,
+  '0017-kept-comment-words': keptCommentWords,
+  '0018-events-when-listened': eventsWhenListened,
+  '0019-ticket-filter-index': ticketFilterIndex,
 };
