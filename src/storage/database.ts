@@ -41,16 +41,6 @@ export interface Database {
 const extensions = {};
 
 /**
- * Only statements marked for preparing (storage/prepared.ts) are named, and those are chosen
- * because their plan does not depend on their parameters: they are planned once per connection.
- * PostgreSQL's default would plan each of them five times first, and keeps planning for good any
- * whose generic cost it overestimates — a `limit $n` is costed as a tenth of the table, so a page
- * of tickets was planned on every request (1.5 ms) to run in 1.2 ms. Unnamed statements (search
- * with words) are planned for their parameters whatever this says.
- */
-const PLAN_CACHE_MODE = 'force_generic_plan';
-
-/**
  * PGlite's options for a target. Settings go on the command line of its single-user backend
  * (`-c name=value`, after PGlite's own), never into the data folder's postgresql.conf, so an
  * operator's change or removal of the variable takes effect at the next start, alone.
@@ -84,7 +74,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
     pglite = await PGlite.create({ ...pgliteOptions(target), loadDataDir: target.loadDataDir });
   }
   // one process, one session: its changes always announce themselves (migration 0018)
-  await pglite.exec(`set time zone 'UTC'; set plan_cache_mode = ${PLAN_CACHE_MODE}; set atrium.events_always = 'on'`);
+  await pglite.exec(`set time zone 'UTC'; set atrium.events_always = 'on'`);
   // One connection: Kysely's pool of one queues every transaction behind the previous one.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: pgTypes });
   const queries: QueryCounter = { count: 0 };
@@ -109,7 +99,7 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     connectionString: target.url,
     max: target.poolSize ?? 10,
     types: pgTypes,
-    options: `-c TimeZone=UTC -c plan_cache_mode=${PLAN_CACHE_MODE}`,
+    options: '-c TimeZone=UTC',
   });
   // A connection the server ends (restart, failover, pg_terminate_backend, a cut network) emits
   // 'error': on the pool while it is idle, on the client itself while a request holds it. Without a

@@ -85,8 +85,8 @@ function orderBy(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> {
 
 /**
  * Without a query a search is one of a few fixed shapes (which filters, which sort), so it is sent
- * as a prepared statement: planning it cost more than running it. With a query it is planned for
- * its words every time (storage/prepared.ts: a generic plan for search was 10× slower).
+ * as a prepared statement: parsed once per connection, and its count planned once. With a query it
+ * is planned for its words every time (storage/prepared.ts: a generic plan for search was slower).
  */
 const FILTERS_ONLY = sql.raw(PREPARE);
 
