@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
-import { grantedLevelArraySql, levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
+import { levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
 import type { CommentRow, SummaryRow, WorklogRow } from './present.ts';
 import { ticketRowColumns, ticketStateColumns, type TicketRow, type TicketState } from './repo.ts';
 
@@ -33,7 +33,6 @@ export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
  */
 export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope): Promise<TicketDetailRow | undefined> {
   const visible = sql`(v.project_visible and v.level_granted)`;
-  const levels = sql<string[]>`v.levels`;
   // an administrator's conditions on roles always hold: their roles are not read
   const roleIds = scope.isAdmin
     ? sql`null::uuid[]`
@@ -67,7 +66,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
         ) x
         join tickets o on o.id = x.other_id
         join statuses os on os.id = o.status_id
-        where ${visibleTicketSql(scope, 'o', levels)}), '[]') end as links,
+        where ${visibleTicketSql(scope, 'o')}), '[]') end as links,
       case when ${visible} then coalesce((
         -- names by scalar subqueries, as in ticketRowColumns: a six-way join here cost more to plan than to run
         select json_agg(json_build_object(
@@ -83,19 +82,16 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
                                      join labels l on l.id = tl.label_id where tl.ticket_id = c.id), '{}'))
                order by c.rank nulls last, c.number)
         from tickets c join statuses cs on cs.id = c.status_id
-        where c.parent_id = t.id and ${visibleTicketSql(scope, 'c', levels)}), '[]') end as subtasks,
+        where c.parent_id = t.id and ${visibleTicketSql(scope, 'c')}), '[]') end as subtasks,
       ${roleIds} as role_ids
     from tickets t
     join projects p on p.id = t.project_id
     join ticket_types tt on tt.id = t.type_id
     join statuses s on s.id = t.status_id
-    -- the member's visibility of this ticket and their granted levels, computed once: "offset 0"
-    -- keeps the planner from copying these expressions into every place that names them
+    -- the member's visibility of this ticket, computed once: "offset 0" keeps the planner from
+    -- copying these expressions into every place that names them
     cross join lateral (
-      select ${projectVisibleSql(scope)} as project_visible,
-             ${levelGrantedSql(scope, 't', sql<string[]>`g.levels`)} as level_granted,
-             g.levels
-      from (select ${grantedLevelArraySql(scope)} as levels offset 0) g
+      select ${projectVisibleSql(scope)} as project_visible, ${levelGrantedSql(scope)} as level_granted
       offset 0
     ) v
     where t.key = ${normalizeKey(key)}

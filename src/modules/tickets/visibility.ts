@@ -39,29 +39,23 @@ export function ticketScope(ctx: Context): Promise<TicketScope> {
   return scope;
 }
 
-/** SQL: the member's granted security levels as one uuid[] (empty for administrators, who need none). */
-export function grantedLevelArraySql(scope: TicketScope): RawBuilder<string[]> {
-  if (scope.isAdmin) return sql<string[]>`'{}'::uuid[]`;
-  return sql<string[]>`${[...scope.levelIds]}::uuid[]`;
-}
-
 /** SQL: the ticket under `alias` is in a project the member may see. */
 export function projectVisibleSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
   if (scope.isAdmin || scope.projectIds === null) return sql<boolean>`true`;
   return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${[...scope.projectIds]}::uuid[]))`;
 }
 
-/** SQL: the ticket under `alias` has no security level, or one granted (`levels`: the uuid[] to test against, by default the scope's). */
-export function levelGrantedSql(scope: TicketScope, alias = 't', levels?: RawBuilder<string[]>): RawBuilder<boolean> {
+/** SQL: the ticket under `alias` has no security level, or one granted to the member (given as a parameter). */
+export function levelGrantedSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
   const level = sql.ref(`${alias}.security_level_id`);
-  return sql<boolean>`(${level} is null or ${level} = any(${levels ?? grantedLevelArraySql(scope)}))`;
+  return sql<boolean>`(${level} is null or ${level} = any(${[...scope.levelIds]}::uuid[]))`;
 }
 
 /** SQL: the ticket under `alias` is one the member may see. */
-export function visibleTicketSql(scope: TicketScope, alias = 't', levels?: RawBuilder<string[]>): RawBuilder<boolean> {
+export function visibleTicketSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
-  return sql<boolean>`(${projectVisibleSql(scope, alias)} and ${levelGrantedSql(scope, alias, levels)})`;
+  return sql<boolean>`(${projectVisibleSql(scope, alias)} and ${levelGrantedSql(scope, alias)})`;
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */
