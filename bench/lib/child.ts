@@ -51,11 +51,12 @@ export function cpuMsOf(pid: number): number | null {
 }
 
 /**
- * Runs a TypeScript file in its own Node process (tsx loader, no wrapper process in between, so
- * the pid measured is the server's own) and waits for the JSON line it prints when it listens.
+ * Runs a TypeScript file in its own Node process (no wrapper process in between, so the pid
+ * measured is the server's own) and waits for the JSON line it prints when it listens. Node strips
+ * the types itself where it can, as bin/atrium.js lets it; earlier releases load tsx.
  */
 export async function startChild<T>(file: URL, args: string[], env: Record<string, string> = {}): Promise<Child<T>> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file.pathname, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.features.typescript ? [] : ['--import', 'tsx']), file.pathname, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

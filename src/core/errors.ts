@@ -33,14 +33,14 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 export class ApiError extends Error {
+  readonly code: ErrorCode;
   readonly status: number;
+  readonly headers: Record<string, string>;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
+    this.code = code;
+    this.headers = headers;
     this.name = 'ApiError';
     this.status = errorCatalogue[code].status;
   }

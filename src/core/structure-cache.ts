@@ -12,7 +12,10 @@ export interface StructureReader {
 /** One kind of structure kept in a store (workflows, projects…); declared once by the module that reads it. */
 export class StructureKind<V> {
   declare readonly value: V;
-  constructor(readonly name: string) {}
+  readonly name: string;
+  constructor(name: string) {
+    this.name = name;
+  }
 }
 
 interface Scope {

@@ -30,10 +30,13 @@ export class LiveEvents {
   private readonly listeners = new Map<(event: ChangeEvent) => void, () => void>();
   private stopListening: Promise<() => Promise<void>> | null = null;
 
-  constructor(
-    private readonly database: Database,
-    private readonly log: Log,
-  ) {}
+  private readonly database: Database;
+  private readonly log: Log;
+
+  constructor(database: Database, log: Log) {
+    this.database = database;
+    this.log = log;
+  }
 
   get size(): number {
     return this.listeners.size;

@@ -45,7 +45,11 @@ interface Claimed {
  * and marking can repeat it once, after the claim times out — never two nodes at once.
  */
 export class MailWorker {
-  constructor(private readonly options: MailWorkerOptions) {}
+  private readonly options: MailWorkerOptions;
+
+  constructor(options: MailWorkerOptions) {
+    this.options = options;
+  }
 
   private async claim(): Promise<Claimed[]> {
     const now = this.options.now().toISOString();

@@ -4,11 +4,15 @@ import { SlowDown } from './errors.ts';
 export class AddressLimiter {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
-  constructor(
-    readonly limit: number,
-    private readonly windowMs: number,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  readonly limit: number;
+  private readonly windowMs: number;
+  private readonly clock: () => number;
+
+  constructor(limit: number, windowMs: number, clock: () => number = Date.now) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.clock = clock;
+  }
 
   /** Counts one request; returns null when allowed, else the seconds until the window resets. */
   take(address: string): number | null {

@@ -69,13 +69,13 @@ interface HeldAccess {
 
 export class Ability {
   #held: Promise<HeldAccess> | null = null;
+  private readonly db: Kysely<DB>;
+  readonly subject: Subject;
 
   /** `held`: the member's grants and levels when the caller read them already (the bearer lookup does); else read on first need. */
-  constructor(
-    private readonly db: Kysely<DB>,
-    readonly subject: Subject,
-    held?: MemberAccess,
-  ) {
+  constructor(db: Kysely<DB>, subject: Subject, held?: MemberAccess) {
+    this.db = db;
+    this.subject = subject;
     if (held) this.#held = Promise.resolve({ grants: grantMap(held.grants), levels: held.levels });
   }
 

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { prepareDataDir } from './data-dir.ts';
 
 export class DataDirBusyError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number,
-  ) {
+  readonly dataDir: string;
+  readonly pid: number;
+
+  constructor(dataDir: string, pid: number) {
     super(`the data folder ${dataDir} is in use by another Atrium process (pid ${pid})`);
+    this.dataDir = dataDir;
+    this.pid = pid;
   }
 }
 

@@ -16,10 +16,13 @@ export interface RateDecision {
 export class RateLimiter {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
-  constructor(
-    private readonly limit = RATE_LIMIT_PER_MINUTE,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  private readonly limit: number;
+  private readonly clock: () => number;
+
+  constructor(limit = RATE_LIMIT_PER_MINUTE, clock: () => number = Date.now) {
+    this.limit = limit;
+    this.clock = clock;
+  }
 
   take(key: string): RateDecision {
     const now = this.clock();

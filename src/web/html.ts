@@ -1,6 +1,10 @@
 /** Markup that is already safe; everything else interpolated into `html` is escaped. */
 export class Html {
-  constructor(readonly value: string) {}
+  readonly value: string;
+
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }

@@ -6,7 +6,11 @@ export const ADDRESS_FAILURES = 20;
 export class LoginThrottle {
   readonly #failures = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  private readonly clock: () => number;
+
+  constructor(clock: () => number = Date.now) {
+    this.clock = clock;
+  }
 
   /** Seconds to wait before another attempt, or null. */
   waitSeconds(address: string, account: string): number | null {

@@ -23,11 +23,12 @@ export interface ApplyReport {
 /** What applies a file: every section in order (the platform's, then the modules'), and the modules' hooks. */
 export class WorkspaceEngine {
   readonly schema: TObject;
+  readonly sections: readonly WorkspaceSectionHandler[];
+  readonly hooks: Hooks;
 
-  constructor(
-    readonly sections: readonly WorkspaceSectionHandler[],
-    readonly hooks: Hooks,
-  ) {
+  constructor(sections: readonly WorkspaceSectionHandler[], hooks: Hooks) {
+    this.sections = sections;
+    this.hooks = hooks;
     this.schema = workspaceFileSchema(sections);
     const names = new Set<string>();
     for (const section of sections) {

@@ -11,7 +11,11 @@ export interface PersonRecord {
 
 /** The members a file may name: those it declares and those already in the workspace. */
 export class People {
-  constructor(readonly all: readonly PersonRecord[]) {}
+  readonly all: readonly PersonRecord[];
+
+  constructor(all: readonly PersonRecord[]) {
+    this.all = all;
+  }
 
   /** Email first, then username, then display name (which must then be unambiguous). */
   find(ref: string, path: string): PersonRecord {

@@ -26,10 +26,13 @@ interface Reference {
 export class Writer {
   private readonly referenceCache = new Map<string, Reference[]>();
 
-  constructor(
-    readonly db: Kysely<DB>,
-    readonly log: ChangeLog,
-  ) {}
+  readonly db: Kysely<DB>;
+  readonly log: ChangeLog;
+
+  constructor(db: Kysely<DB>, log: ChangeLog) {
+    this.db = db;
+    this.log = log;
+  }
 
   private get loose(): Kysely<LooseDB> {
     return this.db as unknown as Kysely<LooseDB>;

@@ -90,7 +90,11 @@ export class Browser {
   readonly cookies = new Map<string, string>();
   readonly address = newAddress();
 
-  constructor(private readonly service: TestService) {}
+  private readonly service: TestService;
+
+  constructor(service: TestService) {
+    this.service = service;
+  }
 
   cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');

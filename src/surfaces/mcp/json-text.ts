@@ -5,7 +5,11 @@
  * (issue 15: about 0.6 ms a call for a page of 20 tickets on a busy machine).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
 
   /** Any serializer that does not know this class still writes the right value, only slower. */
   toJSON(): unknown {
