@@ -19,14 +19,21 @@ function makeAjv(coerce: boolean): Ajv {
 // Bodies are strict (`{"summary": 5}` is 422, not "5"); path and query strings are coerced.
 const engines: Record<ValidationMode, Ajv> = { strict: makeAjv(false), coerce: makeAjv(true) };
 
-/** A compiled validator: the schema's rules, then what no column can hold (input-hygiene.ts). */
+/** A validator: the schema's rules, then what no column can hold (input-hygiene.ts). */
 export interface Validator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
 }
 
-function withHygiene(check: ValidateFunction): Validator {
+/**
+ * The schema's rules, then what no column can hold (input-hygiene.ts). Ajv compiles the schema at
+ * its first request, not at start-up: most processes receive a few of the operations, and every
+ * compiled schema holds generated code.
+ */
+function lazyValidator(schema: object, mode: ValidationMode): Validator {
+  let check: ValidateFunction | null = null;
   const validate: Validator = (data) => {
+    check ??= engines[mode].compile(schema);
     if (!check(data)) {
       validate.errors = check.errors;
       return false;
@@ -44,11 +51,11 @@ const compiled: Record<ValidationMode, WeakMap<object, Validator>> = {
   coerce: new WeakMap(),
 };
 
-/** One compiled validator per schema and mode, shared by the REST routes and the MCP tools. */
+/** One validator per schema and mode, shared by the REST routes and the MCP tools. */
 export function compileValidator(schema: object, mode: ValidationMode): Validator {
   let validate = compiled[mode].get(schema);
   if (!validate) {
-    validate = withHygiene(engines[mode].compile(schema));
+    validate = lazyValidator(schema, mode);
     compiled[mode].set(schema, validate);
   }
   return validate;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
+import { serializerFor } from '../../core/serialization.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
 import { admitRequest, type AdmissionDeps } from '../admission.ts';
@@ -118,7 +119,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
         runtime: deps.runtime,
         toolset,
         call: { door: 'mcp', requestId: request.id, log: request.log },
-        serialize: (data, schema) => reply.serializeInput(data as Record<string, unknown>, schema as Record<string, unknown>),
+        serialize: (data, schema) => serializerFor(schema)(data),
       };
 
       if (Array.isArray(body)) {

@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { runOperation, type Principal } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
+import { serializerFor } from '../../core/serialization.ts';
 import { compileValidator } from '../../core/validation.ts';
 import { admitOperation, admitRequest, type AdmissionDeps } from '../admission.ts';
 import { isUtf8 } from '../content-type.ts';
@@ -42,6 +43,8 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   // Bodies are validated strictly, path and query strings with coercion: the same compiled
   // validators the MCP tools use.
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart === 'body' ? 'strict' : 'coerce'));
+  // Answers: the serializers the MCP tools use too, each compiled at its first answer.
+  app.setSerializerCompiler(({ schema }) => serializerFor(schema));
 
   const patterns = deps.registry.operations.map((op) => ({ method: op.method, pattern: pathPattern(op.path) }));
   // Served beside the operations by surfaces/openapi, so a wrong method there is a 405 too.
