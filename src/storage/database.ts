@@ -99,7 +99,11 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     connectionString: target.url,
     max: target.poolSize ?? 10,
     types: pgTypes,
-    options: '-c TimeZone=UTC',
+    // No JIT: on tables never analyzed (a new workspace, small tables autovacuum never reaches) the
+    // planner's guesses put plain look-ups over jit_above_cost, and each then spent 50–100 ms
+    // compiling (issue 15: the bearer lookup of a demo workspace, 45–175 ms; the PostgreSQL tests,
+    // 47 against 80 s). Our statements are short: none gained from it (the year's hours report neither).
+    options: '-c TimeZone=UTC -c jit=off',
   });
   // A connection the server ends (restart, failover, pg_terminate_backend, a cut network) emits
   // 'error': on the pool while it is idle, on the client itself while a request holds it. Without a
