@@ -50,13 +50,20 @@ export function cpuMsOf(pid: number): number | null {
   }
 }
 
+/** The Node options `npm start` gives the service (package.json), so the bench measures what it runs. */
+function startOptions(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /**
  * Runs a TypeScript file in its own Node process (no wrapper process in between, so the pid
- * measured is the server's own) and waits for the JSON line it prints when it listens. Node strips
- * the types itself where it can, as bin/atrium.js lets it; earlier releases load tsx.
+ * measured is the server's own) with the options `npm start` uses, and waits for the JSON line it
+ * prints when it listens. Node strips the types itself where it can, as bin/atrium.js lets it;
+ * earlier releases load tsx.
  */
 export async function startChild<T>(file: URL, args: string[], env: Record<string, string> = {}): Promise<Child<T>> {
-  const child: ChildProcess = spawn(process.execPath, [...(process.features.typescript ? [] : ['--import', 'tsx']), file.pathname, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...startOptions(), ...(process.features.typescript ? [] : ['--import', 'tsx']), file.pathname, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
