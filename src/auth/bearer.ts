@@ -3,6 +3,7 @@ import { ApiError } from '../core/errors.ts';
 import type { Principal } from '../core/execute.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
 import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
+import { compiledTemplate } from '../storage/compiled-template.ts';
 import type { DB } from '../storage/schema.ts';
 import { hashSecret, sameHash } from './token-format.ts';
 
@@ -35,21 +36,11 @@ export function bearerToken(authorization: string | undefined): string | null {
 }
 
 /**
- * Finds the member and token behind a bearer token, with the workspace settings in the same
- * query, or throws 401 `invalid_token`. A member who can no longer use agents (deactivated, no
- * email address) is refused like an unknown token (spec 5.5). `now` is the service's clock (tests move
- * it past an expiry); without it the database's clock decides.
+ * One prepared round trip per request: the token, its member, the workspace settings, the member's
+ * grants and security levels (the first things almost every operation asks). Read on every
+ * request, so a revoke, a deactivation or a role change takes effect at once on every node.
  */
-export async function authenticate(db: Kysely<DB>, authorization: string | undefined, now?: Date): Promise<Principal> {
-  const secret = bearerToken(authorization);
-  if (!secret) throw unauthorized();
-  const hash = hashSecret(secret);
-  // The service's clock when it has one (tests move it), else the database's: one statement text either way.
-  const clock = now?.toISOString() ?? null;
-  // One prepared round trip per request: the token, its member, the workspace settings, the
-  // member's grants and security levels (the first things almost every operation asks). Read on
-  // every request, so a revoke, a deactivation or a role change takes effect at once on every node.
-  const { rows } = await sql<AuthRow>`/*prepare*/
+const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) => sql<AuthRow>`/*prepare*/
     select t.id as token_id, t.kind, t.name as token_name, t.access, t.token_hash,
       m.id as member_id, m.display_name, m.is_admin,
       t.revoked_at is null and g.revoked_at is null
@@ -64,7 +55,21 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
     -- an OAuth access token also dies with its connection (revoked, or refresh reuse detected)
     left join oauth_grants g on g.id = t.grant_id
     cross join workspace_settings s
-    where t.token_hash = ${hash}`.execute(db);
+    where t.token_hash = ${hash}`);
+
+/**
+ * Finds the member and token behind a bearer token, with the workspace settings in the same
+ * query, or throws 401 `invalid_token`. A member who can no longer use agents (deactivated, no
+ * email address) is refused like an unknown token (spec 5.5). `now` is the service's clock (tests move
+ * it past an expiry); without it the database's clock decides.
+ */
+export async function authenticate(db: Kysely<DB>, authorization: string | undefined, now?: Date): Promise<Principal> {
+  const secret = bearerToken(authorization);
+  if (!secret) throw unauthorized();
+  const hash = hashSecret(secret);
+  // The service's clock when it has one (tests move it), else the database's: one statement text either way.
+  const clock = now?.toISOString() ?? null;
+  const { rows } = await db.executeQuery(bearerLookup(db, clock, hash));
   const row = rows[0];
   if (!row || !sameHash(row.token_hash, hash) || !row.usable) {
     throw unauthorized('The token is unknown, expired or revoked, or its member can no longer use agents');

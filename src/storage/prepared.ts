@@ -13,9 +13,19 @@ import type pg from 'pg';
  */
 export const PREPARE = '/*prepare*/';
 
+// Names by text, so a hot statement is not hashed again on every request. Marked statements have
+// fixed shapes, so this stays small; the bound only guards against one that does not.
+const names = new Map<string, string>();
+const MAX_NAMES = 1000;
 
 function named(text: string): string {
-  return `q${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `q${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
 
 /** Round trips sent through a pool, counted at the driver (a test guards the hot requests' counts). */
