@@ -97,6 +97,25 @@ describe('create: the member becomes reporter and watcher; defaults fill what is
   });
 });
 
+describe('create: the history, the notifications and search name the key the ticket was given', () => {
+  it("records `created` with the key first, tells the assignee and a mentioned member under that key, and finds the ticket by it", async () => {
+    const { status, body } = await create('lee', { summary: 'Keyed everywhere', assignee: 'Dev Two', description: 'For @dev1, see `@vic`' });
+    expect(status).toBe(201);
+    const [entry] = await history(body.key);
+    expect(entry).toMatchObject({ kind: 'created', changes: [{ field: 'key', from: null, to: body.key }], via: "lee's agent" });
+    const by = { id: expect.any(String), name: expect.any(String) };
+    const sent = (await notifications(body.key)).sort((a, b) => a.username.localeCompare(b.username));
+    expect(sent).toEqual([
+      { username: 'dev1', kind: 'mentioned', payload: { key: body.key, by, via: "lee's agent", summary: 'Keyed everywhere', event: 'created' } },
+      { username: 'dev2', kind: 'created', payload: { key: body.key, by, via: "lee's agent", summary: 'Keyed everywhere' } },
+    ]);
+    const found = await call('lee', 'GET', `/tickets?query=${body.key}`);
+    expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(body.key);
+    const number = await call('lee', 'GET', `/tickets?query=${body.key.split('-')[1]}&project=TIX`);
+    expect(number.body.tickets.map((t: { key: string }) => t.key)).toContain(body.key);
+  });
+});
+
 describe('names: a name matching nothing lists the candidates', () => {
   it.each([
     [{ type: 'Storyy' }, '/type: no ticket type "Storyy"', '"Task", "Bug", "Chore", "Sub-task"'],
