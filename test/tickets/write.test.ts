@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
@@ -99,7 +100,7 @@ describe('create: the member becomes reporter and watcher; defaults fill what is
 
 describe('create: the history, the notifications and search name the key the ticket was given', () => {
   it("records `created` with the key first, tells the assignee and a mentioned member under that key, and finds the ticket by it", async () => {
-    const { status, body } = await create('lee', { summary: 'Keyed everywhere', assignee: 'Dev Two', description: 'For @dev1, see `@vic`' });
+    const { status, body } = await create('lee', { summary: 'Keyed everywhere', assignee: 'Dev Two', labels: ['Backend'], description: 'For @dev1, see `@vic`' });
     expect(status).toBe(201);
     const [entry] = await history(body.key);
     expect(entry).toMatchObject({ kind: 'created', changes: [{ field: 'key', from: null, to: body.key }], via: "lee's agent" });
@@ -113,6 +114,9 @@ describe('create: the history, the notifications and search name the key the tic
     expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(body.key);
     const number = await call('lee', 'GET', `/tickets?query=${body.key.split('-')[1]}&project=TIX`);
     expect(number.body.tickets.map((t: { key: string }) => t.key)).toContain(body.key);
+    // the document the create wrote with the key it was numbered is the one a rebuild would write
+    const rebuilt = await sql<{ same: boolean }>`select search_vector = ticket_search_document(id) as same from tickets where key = ${body.key}`.execute(service.db);
+    expect(rebuilt.rows).toEqual([{ same: true }]);
   });
 });
 
