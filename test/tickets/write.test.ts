@@ -319,6 +319,20 @@ describe('comments: timed now, internal notes, @mentions notify', () => {
   it('needs ticket:comment', async () => {
     expect((await call('vic', 'POST', '/tickets/TIX-3/comments', { body: 'hi' })).status).toBe(403);
   });
+
+  it('keeps the search document a rebuild would write, comment after comment', async () => {
+    const ticket = (await create('lee', { summary: 'Talked about', labels: ['Backend'], description: 'Some <b>text</b>' })).body;
+    for (const body of ['first words', 'second, with `code` and @dev2', 'Between us', 'third words again']) {
+      await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body, internal: body === 'Between us' });
+    }
+    const rows = await sql<{ same: boolean; kept: boolean }>`
+      select search_vector = ticket_text_document(id) || ticket_comments_document(id) as same,
+             comments_vector = ticket_comments_document(id) as kept
+      from tickets where key = ${ticket.key}`.execute(service.db);
+    expect(rows.rows).toEqual([{ same: true, kept: true }]);
+    const found = await call('lee', 'GET', '/tickets?query=third');
+    expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(ticket.key);
+  });
 });
 
 describe('worklogs: time adds up and comes off the remaining estimate, never below zero', () => {
