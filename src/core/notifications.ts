@@ -24,13 +24,17 @@ export async function writeNotifications(db: Kysely<DB>, entry: NotificationEntr
 
 /**
  * The insert writeNotifications makes, to the active members among those `recipients` selects
- * (a query of member ids), as one statement a request may send with its other writes.
+ * (a query of member ids), as one statement a request may send with its other writes. The
+ * payload may be a jsonb expression of that statement (a new ticket's key, numbered by it).
  */
-export function notificationsInsert(entry: Omit<NotificationEntry, 'memberIds'> & { recipients: RawBuilder<unknown> }, mail: boolean): RawBuilder<unknown> {
-  const payload = JSON.stringify(entry.payload);
+export function notificationsInsert(
+  entry: Omit<NotificationEntry, 'memberIds' | 'payload'> & { recipients: RawBuilder<unknown>; payload: Record<string, unknown> | RawBuilder<unknown> },
+  mail: boolean,
+): RawBuilder<unknown> {
+  const payload = 'isRawBuilder' in entry.payload ? entry.payload : sql`${JSON.stringify(entry.payload)}::jsonb`;
   return sql`
     insert into notifications (member_id, entity_type, entity_id, kind, payload, email_state)
-    select m.id, ${entry.entityType}, ${entry.entityId}::uuid, ${entry.kind}, ${payload}::jsonb,
+    select m.id, ${entry.entityType}, ${entry.entityId}::uuid, ${entry.kind}, ${payload},
       case when ${mail} and m.email_notifications and m.email is not null then 'queued' else 'none' end
     from members m where m.id in (${entry.recipients}) and m.active`;
 }

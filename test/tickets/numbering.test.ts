@@ -32,7 +32,7 @@ describe('ticket numbers: per project, never repeated, never skipped', () => {
   });
 });
 
-describe('32 concurrent creates into one project: 32 distinct keys, none skipped', () => {
+describe('no duplicate keys under 32 concurrent creates into one project', () => {
   it('numbers them one after the other even with refused creates among them', async () => {
     const before = Number((await create('Before the burst')).body.key.split('-')[1]);
     const replies = await Promise.all(
@@ -43,5 +43,34 @@ describe('32 concurrent creates into one project: 32 distinct keys, none skipped
     const numbers = created.map((r) => Number(r.body.key.split('-')[1])).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 32 }, (_, i) => before + 1 + i));
     expect((await create('After the burst')).body.key).toBe(`TIX-${before + 33}`);
+  });
+
+  it('gives each of 32 creates, two projects interleaved, its own key, named the same in its answer, its row and its history', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        service.request('POST', '/api/v1/tickets', { token, body: { project: i % 2 ? 'OTHER' : 'TIX', summary: `Interleaved ${i}`, labels: [`burst-${i % 4}`] } }),
+      ),
+    );
+    expect(replies.every((r) => r.status === 201)).toBe(true);
+    const keys = replies.map((r) => r.body.key as string);
+    expect(new Set(keys).size).toBe(32);
+    for (const project of ['TIX', 'OTHER']) {
+      const numbers = keys.filter((k) => k.startsWith(`${project}-`)).map((k) => Number(k.split('-')[1])).sort((a, b) => a - b);
+      expect(numbers).toHaveLength(16);
+      expect(numbers.at(-1)! - numbers[0]!).toBe(15);
+    }
+    const rows = await service.db
+      .selectFrom('tickets as t')
+      .innerJoin('history as h', (join) => join.onRef('h.entity_id', '=', 't.id').on('h.kind', '=', 'created'))
+      .select(['t.key', 't.number', 't.summary', 'h.changes'])
+      .where('t.key', 'in', keys)
+      .execute();
+    expect(rows).toHaveLength(32);
+    for (const row of rows) {
+      const reply = replies.find((r) => r.body.key === row.key)!;
+      expect(reply.body.summary).toBe(row.summary);
+      expect(row.key.endsWith(`-${row.number}`)).toBe(true);
+      expect((row.changes as { field: string; to: unknown }[])[0]).toEqual({ field: 'key', from: null, to: row.key });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
@@ -94,6 +95,28 @@ describe('create: the member becomes reporter and watcher; defaults fill what is
     const searched = await call('lee', 'GET', '/tickets?project=NOPE');
     expect(created.status).toBe(422);
     expect(created.body.error.message).toBe(searched.body.error.message);
+  });
+});
+
+describe('create: the history, the notifications and search name the key the ticket was given', () => {
+  it("records `created` with the key first, tells the assignee and a mentioned member under that key, and finds the ticket by it", async () => {
+    const { status, body } = await create('lee', { summary: 'Keyed everywhere', assignee: 'Dev Two', labels: ['Backend'], description: 'For @dev1, see `@vic`' });
+    expect(status).toBe(201);
+    const [entry] = await history(body.key);
+    expect(entry).toMatchObject({ kind: 'created', changes: [{ field: 'key', from: null, to: body.key }], via: "lee's agent" });
+    const by = { id: expect.any(String), name: expect.any(String) };
+    const sent = (await notifications(body.key)).sort((a, b) => a.username.localeCompare(b.username));
+    expect(sent).toEqual([
+      { username: 'dev1', kind: 'mentioned', payload: { key: body.key, by, via: "lee's agent", summary: 'Keyed everywhere', event: 'created' } },
+      { username: 'dev2', kind: 'created', payload: { key: body.key, by, via: "lee's agent", summary: 'Keyed everywhere' } },
+    ]);
+    const found = await call('lee', 'GET', `/tickets?query=${body.key}`);
+    expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(body.key);
+    const number = await call('lee', 'GET', `/tickets?query=${body.key.split('-')[1]}&project=TIX`);
+    expect(number.body.tickets.map((t: { key: string }) => t.key)).toContain(body.key);
+    // the document the create wrote with the key it was numbered is the one a rebuild would write
+    const rebuilt = await sql<{ same: boolean }>`select search_vector = ticket_search_document(id) as same from tickets where key = ${body.key}`.execute(service.db);
+    expect(rebuilt.rows).toEqual([{ same: true }]);
   });
 });
 
@@ -295,6 +318,20 @@ describe('comments: timed now, internal notes, @mentions notify', () => {
 
   it('needs ticket:comment', async () => {
     expect((await call('vic', 'POST', '/tickets/TIX-3/comments', { body: 'hi' })).status).toBe(403);
+  });
+
+  it('keeps the search document a rebuild would write, comment after comment', async () => {
+    const ticket = (await create('lee', { summary: 'Talked about', labels: ['Backend'], description: 'Some <b>text</b>' })).body;
+    for (const body of ['first words', 'second, with `code` and @dev2', 'Between us', 'third words again']) {
+      await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body, internal: body === 'Between us' });
+    }
+    const rows = await sql<{ same: boolean; kept: boolean }>`
+      select search_vector = ticket_text_document(id) || ticket_comments_document(id) as same,
+             comments_vector = ticket_comments_document(id) as kept
+      from tickets where key = ${ticket.key}`.execute(service.db);
+    expect(rows.rows).toEqual([{ same: true, kept: true }]);
+    const found = await call('lee', 'GET', '/tickets?query=third');
+    expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(ticket.key);
   });
 });
 

@@ -5,6 +5,7 @@ import type { HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
 import { searchDocumentSet } from './search-document.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 
 /**
  * Columns a closing statement may set with the rest. Never assignee_id: the trigger that makes a
@@ -42,21 +43,49 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
   await closingStatement(ctx, ticket, closing, sql`t.id`);
 }
 
-async function closingStatement<R>(ctx: Context, ticket: { id: string; key: string }, closing: Closing, returning: RawBuilder<unknown>): Promise<R[]> {
+/**
+ * closeTicketChange for a ticket just inserted without a number (insertUnnumberedTicket): the
+ * statement also takes the project's next number and gives the ticket its number and key, which
+ * the `created` history entry (its first change, the key) and the notifications name. The
+ * project's counter row stays locked from here to the commit only, so concurrent creates into one
+ * project overlap in every statement before this one; a create refused or failed before it takes
+ * no number, one that fails in it or after rolls the counter back, so numbers never repeat or skip.
+ */
+export async function closeTicketCreate(ctx: Context, ticket: { id: string }, project: { id: string; key: string }, closing: Closing): Promise<TicketRow> {
+  const rows = await closingStatement<TicketRow>(ctx, { id: ticket.id, key: sql`(select key from n)` }, closing, ticketRowColumns, project);
+  return rows[0]!;
+}
+
+async function closingStatement<R>(
+  ctx: Context,
+  ticket: { id: string; key: string | RawBuilder<unknown> },
+  closing: Closing,
+  returning: RawBuilder<unknown>,
+  numbering?: { id: string; key: string },
+): Promise<R[]> {
+  const numbered = numbering
+    ? [sql`update projects set next_ticket_number = next_ticket_number + 1 where id = ${numbering.id}::uuid
+           returning next_ticket_number - 1 as number, ${`${numbering.key}-`}::text || (next_ticket_number - 1) as key`]
+    : [];
+  const by = { actorId: ctx.actor.memberId, via: ctx.agent.name };
+  const about = { entityType: 'ticket', entityId: ticket.id };
   const writes: RawBuilder<unknown>[] = [
-    ...(closing.history.length ? [historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: ticket.id }, closing.history)] : []),
-    ...(closing.announcement ? await announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
+    ...(closing.history.length ? [historyInsert(by, about, closing.history, numbering ? ticket.key as RawBuilder<unknown> : undefined)] : []),
+    ...(closing.announcement ? announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
   ];
-  const ctes = writes.length ? sql`with ${sql.join(writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`))}` : sql``;
+  const ctes = [...numbered.map((write) => sql`n as (${write})`), ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`)];
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
     : sql``;
+  // a new ticket has no comments, and its row has no key yet for ticket_text_document(t.id) to read
+  const document = numbering ? sql`number = n.number, key = n.key, search_vector = ticket_text_document(t.id, n.key)` : searchDocumentSet(closing.comment ?? null);
   // statuses joined on the status the row is given, not the one it had (the join sees the old row)
   const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
-  const result = await sql<R>`
-    ${ctes}
-    update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
-    from projects p, statuses s
+  // prepared: a few fixed shapes, every row found by its key, so a generic plan is the right one
+  const result = await sql<R>`${sql.raw(PREPARE)}
+    ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
+    update tickets t set ${set} ${document}, updated_at = now()
+    from projects p, statuses s ${numbering ? sql`, n` : sql``}
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}
   `.execute(ctx.db);

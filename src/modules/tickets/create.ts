@@ -1,21 +1,21 @@
 import type { Context } from '../../core/context.ts';
 import { resolveVisibleProject } from '../projects/index.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
-import { closeTicketChange } from './closing.ts';
+import { closeTicketCreate } from './closing.ts';
 import { presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
 import { cachedProjectConfig, cachedWorkflow } from './project-config.ts';
-import { ensureLabels, insertNumberedTicket } from './repo.ts';
+import { ensureLabels, insertUnnumberedTicket } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensions.ts';
 
 /**
  * POST /tickets: every name and custom field is checked before anything is written, so a
- * mistake creates nothing; the number is taken from the project's counter by the ticket's insert,
- * after every look-up, so concurrent creates into one project wait on it only for the last
- * statements; in the same transaction, so numbers never repeat and never skip.
+ * mistake creates nothing; the ticket is inserted without a number, and its closing statement
+ * takes the project's next one, so concurrent creates into one project wait on the counter only
+ * for that statement and the commit; in the same transaction, so numbers never repeat and never skip.
  */
 export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
   const project = await resolveVisibleProject(ctx, input.project, '/project');
@@ -45,9 +45,9 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
 
   const workflow = await cachedWorkflow(ctx, type.workflow_id);
   const labels = await ensureLabels(ctx.db, project.id, labelNames(input.labels ?? []));
-  const ticket = await insertNumberedTicket(
+  const ticket = await insertUnnumberedTicket(
     ctx.db,
-    project,
+    project.id,
     {
       summary: input.summary,
       type_id: type.id,
@@ -67,11 +67,12 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
   const companyChanges = company !== undefined ? await writeDealCompany(ctx, ticket.id, company) : [];
 
-  const row = await closeTicketChange(ctx, ticket, {
+  const row = await closeTicketCreate(ctx, ticket, project, {
     history: [
       {
         kind: 'created',
-        changes: [{ field: 'key', from: null, to: ticket.key }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges, ...companyChanges],
+        // the key's `to` is the key the closing statement numbers
+        changes: [{ field: 'key', from: null, to: null }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges, ...companyChanges],
       },
     ],
     announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },

@@ -2,10 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { notificationsInsert } from '../../core/notifications.ts';
 import { mentionedUsernames } from '../../core/rich-text.ts';
-import { membersByUsername } from './people.ts';
 
 export interface Announcement {
-  ticket: { id: string; key: string };
+  /** `key`: the ticket's key, or an expression of the statement that numbers a new ticket (its key is known there only). */
+  ticket: { id: string; key: string | RawBuilder<unknown> };
   /** `created`, `updated`, `transitioned`, `assigned`, `commented`, `worklog`. */
   kind: string;
   payload: Record<string, unknown>;
@@ -17,27 +17,29 @@ export interface Announcement {
  * Spec 6: a change is announced to the ticket's watchers except the member, in the same
  * transaction (the notifications table is the outbox a mailer reads). Each person gets one row
  * per change; a mentioned person's row says so. Returns the inserts, for the caller to send with
- * its other writes: the watchers are read by the insert itself, as the statement finds them.
- * Looks up the mentioned members first (a round trip only when the text mentions someone).
+ * its other writes: the watchers and the mentioned members are read by the inserts themselves,
+ * as the statement finds them, so an announcement costs no round trip of its own.
  */
-export async function announcementInserts(ctx: Context, announcement: Announcement): Promise<RawBuilder<unknown>[]> {
-  const mentioned = new Set(announcement.markdown ? await membersByUsername(ctx, mentionedUsernames(announcement.markdown)) : []);
-  // the member made the change (through any of their agents): they are told nothing about it
-  mentioned.delete(ctx.actor.memberId);
-  const payload = { key: announcement.ticket.key, by: { id: ctx.actor.memberId, name: ctx.actor.name }, via: ctx.agent.name, ...announcement.payload };
+export function announcementInserts(ctx: Context, announcement: Announcement): RawBuilder<unknown>[] {
+  const usernames = announcement.markdown ? mentionedUsernames(announcement.markdown) : [];
+  const { key } = announcement.ticket;
+  const payload = { by: { id: ctx.actor.memberId, name: ctx.actor.name }, via: ctx.agent.name, ...announcement.payload };
   const about = { entityType: 'ticket', entityId: announcement.ticket.id };
-  const told = [ctx.actor.memberId, ...mentioned];
-  const watchers = sql`select member_id from ticket_watchers where ticket_id = ${announcement.ticket.id}::uuid and member_id <> all(${told}::uuid[])`;
-  const inserts = [notificationsInsert({ ...about, recipients: watchers, kind: announcement.kind, payload }, ctx.mail)];
-  if (mentioned.size) {
-    const recipients = sql`select unnest(${[...mentioned]}::uuid[])`;
-    inserts.push(notificationsInsert({ ...about, recipients, kind: 'mentioned', payload: { ...payload, event: announcement.kind } }, ctx.mail));
+  const payloadOf = (extra: Record<string, unknown>) =>
+    typeof key === 'string' ? { key, ...extra } : sql`jsonb_build_object('key', ${key}) || ${JSON.stringify(extra)}::jsonb`;
+  // the member made the change (through any of their agents): they are told nothing about it
+  const mentioned = sql`select id from members where active and lower(username) = any(${usernames}::text[]) and id <> ${ctx.actor.memberId}::uuid`;
+  const watchers = sql`select member_id from ticket_watchers where ticket_id = ${announcement.ticket.id}::uuid and member_id <> ${ctx.actor.memberId}::uuid
+    ${usernames.length ? sql`and member_id not in (${mentioned})` : sql``}`;
+  const inserts = [notificationsInsert({ ...about, recipients: watchers, kind: announcement.kind, payload: payloadOf(payload) }, ctx.mail)];
+  if (usernames.length) {
+    inserts.push(notificationsInsert({ ...about, recipients: mentioned, kind: 'mentioned', payload: payloadOf({ ...payload, event: announcement.kind }) }, ctx.mail));
   }
   return inserts;
 }
 
 /** Writes an announcement (announcementInserts) in one round trip of its own. */
 export async function announce(ctx: Context, announcement: Announcement): Promise<void> {
-  const [watchers, mentions] = await announcementInserts(ctx, announcement);
+  const [watchers, mentions] = announcementInserts(ctx, announcement);
   await (mentions ? sql`with mentions as (${mentions}) ${watchers!}` : watchers!).execute(ctx.db);
 }

@@ -4,6 +4,7 @@ import { normalizeKey } from '../../core/names.ts';
 import type { TicketsTable } from './tables.ts';
 import { ticketAccessColumns, type TicketAccess, type TicketScope } from './visibility.ts';
 import { searchDocumentSet } from './search-document.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
 type StatusCategory = Selectable<StatusesTable>['category'];
@@ -177,41 +178,36 @@ const EMPTY_TICKET = {
   resolved_at: null,
 } satisfies Partial<InsertableTicket>;
 
-/** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates number theirs (insertNumberedTicket). */
+/** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates number theirs as they close (insertUnnumberedTicket). */
 export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<string> {
   const row = await db.insertInto('tickets').values({ ...EMPTY_TICKET, ...values }).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
 /**
- * A new ticket numbered from its project's counter, with its labels and components and
- * `watcherId` watching it, in one statement. The counter row is locked from this statement to the end of the transaction, so
- * concurrent creates into one project queue here and numbers never repeat; a create refused
- * before it takes no number, and one that fails after it rolls the counter back with it, so
- * numbers never skip. Callers send it as late as they can: every check and look-up first.
+ * A new ticket without its number and key, with its labels and components and `watcherId`
+ * watching it, in one statement. The create's closing statement numbers it
+ * (closing.ts, closeTicketCreate), so that concurrent creates into one project wait on the
+ * project's counter only from there to the commit; until then only this transaction sees the row.
  */
-export async function insertNumberedTicket(
+export async function insertUnnumberedTicket(
   db: Kysely<DB>,
-  project: { id: string; key: string },
+  projectId: string,
   values: Omit<NewTicket, 'project_id' | 'number' | 'key'>,
   links: { watcherId: string; labelIds: readonly string[]; componentIds: readonly string[] },
-): Promise<{ id: string; key: string }> {
-  const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: project.id };
+): Promise<{ id: string }> {
+  const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: projectId };
   const columns = Object.keys(row);
-  const result = await sql<{ id: string; key: string }>`
-    with n as (
-      update projects set next_ticket_number = next_ticket_number + 1 where id = ${project.id}
-      returning next_ticket_number - 1 as number
-    ),
-    t as (
-      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, number, key)
-      values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), (select ${`${project.key}-`}::text || number from n))
-      returning id, key
+  const result = await sql<{ id: string }>`${sql.raw(PREPARE)}
+    with t as (
+      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))})
+      values (${sql.join(columns.map((c) => sql`${row[c]}`))})
+      returning id
     ),
     w as (insert into ticket_watchers (ticket_id, member_id) select id, ${links.watcherId}::uuid from t on conflict do nothing),
     l as (insert into ticket_labels (ticket_id, label_id) select t.id, unnest(${[...links.labelIds]}::uuid[]) from t),
     c as (insert into ticket_components (ticket_id, component_id) select t.id, unnest(${[...links.componentIds]}::uuid[]) from t)
-    select id, key from t
+    select id from t
   `.execute(db);
   return result.rows[0]!;
 }

@@ -15,6 +15,7 @@ import * as crmRestorable from './0016-crm-restorable.ts';
 import * as keptCommentWords from './0017-kept-comment-words.ts';
 import * as eventsWhenListened from './0018-events-when-listened.ts';
 import * as ticketFilterIndex from './0019-ticket-filter-index.ts';
+import * as numberedAtClose from './0020-numbered-at-close.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0017-kept-comment-words': keptCommentWords,
   '0018-events-when-listened': eventsWhenListened,
   '0019-ticket-filter-index': ticketFilterIndex,
+  '0020-numbered-at-close': numberedAtClose,
 };
