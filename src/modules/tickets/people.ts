@@ -34,15 +34,3 @@ export async function resolveAssignee(
   }
   return person;
 }
-
-/** Active members by username, for `@username` mentions. */
-export async function membersByUsername(ctx: Context, usernames: readonly string[]): Promise<string[]> {
-  if (usernames.length === 0) return [];
-  const rows = await ctx.db
-    .selectFrom('members')
-    .select('id')
-    .where('active', '=', true)
-    .where((eb) => eb(eb.fn('lower', ['username']), 'in', [...usernames]))
-    .execute();
-  return rows.map((r) => r.id);
-}
