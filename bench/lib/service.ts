@@ -5,19 +5,32 @@ import type { BenchTarget } from './target.ts';
 const SEED = new URL('./seed-child.ts', import.meta.url);
 const SERVICE = new URL('./service-child.ts', import.meta.url);
 
-export interface BenchService {
-  service: Child<{ url: string; env: BenchEnv }>;
+export interface SeededTarget {
+  /** What the scenarios need: the token, the member, each scenario's seed values. */
+  env: BenchEnv;
   /** Peak RSS of the seed process (workspace, token, every scenario's data), in bytes. */
   seedPeakRss: number | null;
 }
 
-/**
- * Seeds the target in one process, then starts the service in another on the seeded database:
- * the service's VmHWM then counts the server alone. `env` reaches both (BENCH_TICKETS, settings).
- */
-export async function startBenchService(target: BenchTarget, env: Record<string, string> = {}): Promise<BenchService> {
+export interface BenchService {
+  service: Child<{ url: string; env: BenchEnv }>;
+  seedPeakRss: number | null;
+}
+
+/** Prepares the target in a process of its own (workspace, token, every scenario's data). */
+export async function seedTarget(target: BenchTarget, env: Record<string, string> = {}): Promise<SeededTarget> {
   const seed = await startChild<{ env: BenchEnv; peakRss: number | null }>(SEED, [JSON.stringify(target.target)], env);
   await seed.stop();
-  const service = await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target), JSON.stringify(seed.ready.env)], env);
-  return { service, seedPeakRss: seed.ready.peakRss };
+  return { env: seed.ready.env, seedPeakRss: seed.ready.peakRss };
+}
+
+/** Starts the service in its own process on a seeded target: its VmHWM counts the server alone. */
+export function startService(target: BenchTarget, seeded: SeededTarget, env: Record<string, string> = {}): Promise<Child<{ url: string; env: BenchEnv }>> {
+  return startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target), JSON.stringify(seeded.env)], env);
+}
+
+/** Seeds the target, then starts the service on it. `env` reaches both (BENCH_TICKETS, settings). */
+export async function startBenchService(target: BenchTarget, env: Record<string, string> = {}): Promise<BenchService> {
+  const seeded = await seedTarget(target, env);
+  return { service: await startService(target, seeded, env), seedPeakRss: seeded.seedPeakRss };
 }

@@ -73,8 +73,9 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
   } else {
     pglite = await PGlite.create({ ...pgliteOptions(target), loadDataDir: target.loadDataDir });
   }
-  // one process, one session: its changes always announce themselves (migration 0018)
-  await pglite.exec(`set time zone 'UTC'; set atrium.events_always = 'on'`);
+  // one process, one session: its changes always announce themselves (migration 0018); scans as
+  // on PostgreSQL (openPostgres)
+  await pglite.exec(`set time zone 'UTC'; set atrium.events_always = 'on'; set synchronize_seqscans = off`);
   // One connection: Kysely's pool of one queues every transaction behind the previous one.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: pgTypes });
   const queries: QueryCounter = { count: 0 };
@@ -103,7 +104,10 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     // planner's guesses put plain look-ups over jit_above_cost, and each then spent 50–100 ms
     // compiling (issue 15: the bearer lookup of a demo workspace, 45–175 ms; the PostgreSQL tests,
     // 47 against 80 s). Our statements are short: none gained from it (the year's hours report neither).
-    options: '-c TimeZone=UTC -c jit=off',
+    // Sequential scans start at the table's first page: a search takes the first 250 matches the
+    // scan meets (tickets/search.ts), and a scan synchronized with the last one started wherever
+    // that one stopped, so the same search answered different tickets each time (issue 15).
+    options: '-c TimeZone=UTC -c jit=off -c synchronize_seqscans=off',
   });
   // A connection the server ends (restart, failover, pg_terminate_backend, a cut network) emits
   // 'error': on the pool while it is idle, on the client itself while a request holds it. Without a
