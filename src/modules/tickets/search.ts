@@ -7,7 +7,8 @@ import { projectsByKey, projectStructure, type ProjectRow } from '../projects/in
 import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
 import { presentSummary } from './present.ts';
-import { ticketRowColumns, type TicketRow } from './repo.ts';
+import { summaryRowColumns } from './repo.ts';
+import type { SummaryRow } from './present.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
@@ -105,14 +106,14 @@ const SORT_JOINS = sql`join projects p on p.id = t.project_id left join prioriti
  * Visibility is applied in SQL, so hidden tickets never count.
  */
 /**
- * One page of tickets with their TicketRow columns, in one query. `page` selects the page's `id`s
+ * One page of tickets with what their summaries show, in one query. `page` selects the page's `id`s
  * (with `rank` and `total` where it has them); the rows are put in the page's order again by the
  * same sort, which names the page `x`.
  */
-async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<(TicketRow & { total: number })[]> {
-  const result = await sql<TicketRow & { total: number }>`${marker}
+async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<(SummaryRow & { total: number })[]> {
+  const result = await sql<SummaryRow & { total: number }>`${marker}
     with page as (${page})
-    select ${ticketRowColumns}, x.total
+    select ${summaryRowColumns}, x.total
     from page x
     join tickets t on t.id = x.id
     ${SORT_JOINS}
@@ -129,7 +130,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   const conditions = await filterConditions(ctx, input, scope);
   const where = sql.join(conditions, sql` and `);
   const query = input.query?.trim() ?? '';
-  let rows: (TicketRow & { total: number })[];
+  let rows: (SummaryRow & { total: number })[];
   let total: number;
 
   if (query !== '') {
