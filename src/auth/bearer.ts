@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { ApiError } from '../core/errors.ts';
 import type { Principal } from '../core/execute.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
-import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
+import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow, type MemberAccess } from '../policy/ability.ts';
 import { compiledTemplate } from '../storage/compiled-template.ts';
 import type { DB } from '../storage/schema.ts';
 import { hashSecret, sameHash } from './token-format.ts';
@@ -21,8 +21,9 @@ interface AuthRow extends SettingsRow {
   is_admin: boolean;
   usable: boolean;
   stale_use: boolean;
-  grants: GrantRow[];
-  levels: string[];
+  /** Null when the process holds them already at this config_version (see heldFor). */
+  grants: GrantRow[] | null;
+  levels: string[] | null;
 }
 
 export function unauthorized(message = 'A valid bearer token is required'): ApiError {
@@ -39,23 +40,64 @@ export function bearerToken(authorization: string | undefined): string | null {
  * One prepared round trip per request: the token, its member, the workspace settings, the member's
  * grants and security levels (the first things almost every operation asks). Read on every
  * request, so a revoke, a deactivation or a role change takes effect at once on every node.
+ * Grants and levels change only with the workspace file, which bumps config_version in the same
+ * transaction: when the process already holds them for this token at the current config_version
+ * (`known`), the statement leaves them out (null) instead of building them again.
  */
-const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) => sql<AuthRow>`/*prepare*/
+const bearerLookup = compiledTemplate(3, (clock: string | null, hash: string, known: number) => sql<AuthRow>`/*prepare*/
     select t.id as token_id, t.kind, t.name as token_name, t.access, t.token_hash,
       m.id as member_id, m.display_name, m.is_admin,
       t.revoked_at is null and g.revoked_at is null
         and (t.expires_at is null or t.expires_at > coalesce(${clock}::timestamptz, now()))
         and m.active and m.email is not null as usable,
       t.last_used_at is null or t.last_used_at < now() - interval '1 minute' as stale_use,
-      case when m.is_admin then '[]'::json else ${grantRowsSql(sql.ref('m.id'))} end as grants,
-      case when m.is_admin then '[]'::json else ${grantedLevelsSql(sql.ref('m.id'))} end as levels,
+      case when m.is_admin then '[]'::json when k.held then null else ${grantRowsSql(sql.ref('m.id'))} end as grants,
+      case when m.is_admin then '[]'::json when k.held then null else ${grantedLevelsSql(sql.ref('m.id'))} end as levels,
       ${sql.join(settingsColumns.map((c) => sql.ref(`s.${c}`)))}
     from tokens t
     join members m on m.id = t.member_id
     -- an OAuth access token also dies with its connection (revoked, or refresh reuse detected)
     left join oauth_grants g on g.id = t.grant_id
     cross join workspace_settings s
+    cross join lateral (select s.config_version = ${known}::bigint as held) k
     where t.token_hash = ${hash}`);
+
+/** A member's grants and levels as read for one token, and the config_version they were read at. */
+interface HeldEntry {
+  memberId: string;
+  configVersion: number;
+  held: MemberAccess;
+}
+
+// By token hash, per database handle (a process may serve several, as the tests do). Bounded:
+// each entry is a few kilobytes, and a workspace's live tokens are far fewer.
+const heldByDatabase = new WeakMap<Kysely<DB>, Map<string, HeldEntry>>();
+const MAX_HELD = 10_000;
+
+function heldFor(db: Kysely<DB>): Map<string, HeldEntry> {
+  let held = heldByDatabase.get(db);
+  if (!held) {
+    held = new Map();
+    heldByDatabase.set(db, held);
+  }
+  return held;
+}
+
+/** The grants and levels of this request: as read now, or as held at the same config_version. */
+function memberAccess(cache: Map<string, HeldEntry>, hash: string, row: AuthRow): MemberAccess | undefined {
+  const configVersion = Number(row.config_version);
+  if (row.grants === null || row.levels === null) {
+    const known = cache.get(hash);
+    // Never another member's, whatever happened to the entry (Ability reads them itself then).
+    return known && known.memberId === row.member_id && known.configVersion === configVersion ? known.held : undefined;
+  }
+  const held = { grants: row.grants, levels: row.levels };
+  if (!row.is_admin) {
+    if (cache.size >= MAX_HELD) cache.clear();
+    cache.set(hash, { memberId: row.member_id, configVersion, held });
+  }
+  return held;
+}
 
 /**
  * Finds the member and token behind a bearer token, with the workspace settings in the same
@@ -69,7 +111,8 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
   const hash = hashSecret(secret);
   // The service's clock when it has one (tests move it), else the database's: one statement text either way.
   const clock = now?.toISOString() ?? null;
-  const { rows } = await db.executeQuery(bearerLookup(db, clock, hash));
+  const cache = heldFor(db);
+  const { rows } = await db.executeQuery(bearerLookup(db, clock, hash, cache.get(hash)?.configVersion ?? -1));
   const row = rows[0];
   if (!row || !sameHash(row.token_hash, hash) || !row.usable) {
     throw unauthorized('The token is unknown, expired or revoked, or its member can no longer use agents');
@@ -82,6 +125,6 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
     actor: { memberId: row.member_id, name: row.display_name, isAdmin: row.is_admin },
     agent: { tokenId: row.token_id, kind: row.kind, name: row.token_name, access: row.access },
     settings: settingsFromRow(row),
-    held: { grants: row.grants, levels: row.levels },
+    held: memberAccess(cache, hash, row),
   };
 }

@@ -56,6 +56,19 @@ function grantMap(rows: readonly GrantRow[]): Map<string, Set<Permission>> {
   return grants;
 }
 
+// The bearer lookup hands the same MemberAccess to every request of a token while config_version
+// stays (auth/bearer.ts), so its map is built once, not per request; it is only ever read.
+const heldMaps = new WeakMap<MemberAccess, HeldAccess>();
+
+function heldAccess(given: MemberAccess): HeldAccess {
+  let held = heldMaps.get(given);
+  if (!held) {
+    held = { grants: grantMap(given.grants), levels: given.levels };
+    heldMaps.set(given, held);
+  }
+  return held;
+}
+
 /** What the member holds: their roles' permissions by project, and the security levels granted to them. */
 export interface MemberAccess {
   grants: readonly GrantRow[];
@@ -69,6 +82,7 @@ interface HeldAccess {
 
 export class Ability {
   #held: Promise<HeldAccess> | null = null;
+  readonly #given: MemberAccess | undefined;
   private readonly db: Kysely<DB>;
   readonly subject: Subject;
 
@@ -76,7 +90,7 @@ export class Ability {
   constructor(db: Kysely<DB>, subject: Subject, held?: MemberAccess) {
     this.db = db;
     this.subject = subject;
-    if (held) this.#held = Promise.resolve({ grants: grantMap(held.grants), levels: held.levels });
+    this.#given = held;
   }
 
   get isAdmin(): boolean {
@@ -135,7 +149,7 @@ export class Ability {
   }
 
   private held(): Promise<HeldAccess> {
-    this.#held ??= this.loadHeld();
+    this.#held ??= this.#given ? Promise.resolve(heldAccess(this.#given)) : this.loadHeld();
     return this.#held;
   }
 

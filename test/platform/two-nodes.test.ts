@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +7,11 @@ import { buildApp } from '../../src/app.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { pendingMigrations } from '../../src/storage/migrate.ts';
 import { migrations } from '../../src/storage/migrations/index.ts';
+import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { prepareWorkspace } from '../../src/workspace/bootstrap.ts';
+import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { FIXTURES, startTestService, type TestService } from '../helpers/service.ts';
 import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
 
 // Issue 16, item 4: two nodes (two apps, two connection pools) on one PostgreSQL database behave as
@@ -62,6 +65,25 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
     const revoked = await send(first, 'POST', '/oauth/revoke', { form: { token: tokens.access_token, client_id: flow.client.client_id } });
     expect(revoked.status).toBe(200);
     expect((await me(node2, tokens.access_token)).status).toBe(401);
+  });
+
+  // Each node holds a token's grants in memory under config_version (auth/bearer.ts): the
+  // workspace file's change bumps it, and the other node reads it with the token on every request.
+  it('refuses at once, on the other node, a member whose role the workspace file took away on one', async () => {
+    const file = fs.readFileSync(new URL('workspace.yaml', FIXTURES), 'utf8');
+    const viewer = '      - { role: Viewer, members: [vic@example.com] }\n';
+    expect(file).toContain(viewer);
+    const vic = await first.token('vic@example.com', 'read', 'viewer on two nodes');
+    const project = (service: TestService) => service.request('GET', '/api/v1/projects/CORE', { token: vic });
+    expect((await project(node2)).status).toBe(200);
+    expect((await project(node2)).status).toBe(200);
+
+    await applyWorkspace(first.db, parseWorkspaceYaml(file.replace(viewer, ''), 'workspace.yaml'));
+    expect((await project(node2)).status).toBe(404);
+    expect((await project(first)).status).toBe(404);
+
+    await applyWorkspace(first.db, parseWorkspaceYaml(file, 'workspace.yaml'));
+    expect((await project(node2)).status).toBe(200);
   });
 
   it('counts the rate limit per node (spec 8: per token on each application node)', async () => {

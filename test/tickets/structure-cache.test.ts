@@ -53,7 +53,7 @@ describe('workspace structure: a change to the workspace file shows at the next 
   });
 });
 
-describe('security levels: a level granted or taken shows at the next request (read with the token, never cached)', () => {
+describe('security levels: a level granted or taken shows at the next request (read with the token whenever config_version moved)', () => {
   it('lets a member in at once when the file adds them to the level, and out at once when it takes them off', async () => {
     const dev2 = await service.token('dev2@example.com');
     const asDev2 = (path: string) => service.request('GET', `/api/v1${path}`, { token: dev2 });
