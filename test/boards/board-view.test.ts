@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { board, columnKeys, createTicket, tokensFor, transition, type Tokens } from './support.ts';
+import { backlog, board, columnKeys, createTicket, tokensFor, transition, type Tokens } from './support.ts';
 
 let service: TestService;
 let t: Tokens;
@@ -121,6 +121,23 @@ describe('BoardDetail: the sprint shown on a scrum board', () => {
     expect(reply.status).toBe(422);
     expect(reply.body.error.code).toBe('no_such_sprint');
     expect(reply.body.error.message).toContain('"Sprint 1"');
+  });
+});
+
+describe('TicketSummary on a card: its labels in name order', () => {
+  it('shows each card\'s own labels, sorted, on the board and in the backlog; none as an empty list', async () => {
+    const created = await service.request('POST', '/api/v1/tickets', { token: t.lee, body: { project: 'CORE', summary: 'Labelled', labels: ['zeta', 'alpha', 'mid'] } });
+    expect(created.status, created.text).toBe(201);
+    const other = await service.request('POST', '/api/v1/tickets', { token: t.lee, body: { project: 'CORE', summary: 'Labelled too', labels: ['solo'] } });
+    expect(other.status, other.text).toBe(201);
+    const cards = (await board(service, t.lee, 2)).columns.flatMap((c: { tickets: { key: string; labels: string[] }[] }) => c.tickets);
+    const labelsOf = (list: { key: string; labels?: string[] }[], key: string) => list.find((card) => card.key === key)?.labels;
+    expect(labelsOf(cards, created.body.key)).toEqual(['alpha', 'mid', 'zeta']);
+    expect(labelsOf(cards, other.body.key)).toEqual(['solo']);
+    expect(labelsOf(cards, keys.todo!)).toEqual([]);
+    const listed = (await backlog(service, t.lee, 1)).backlog as { key: string; labels?: string[] }[];
+    expect(labelsOf(listed, created.body.key)).toEqual(['alpha', 'mid', 'zeta']);
+    expect(labelsOf(listed, keys.todo!)).toEqual([]);
   });
 });
 
