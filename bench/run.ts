@@ -104,8 +104,8 @@ for (const open of engines) {
   }
 }
 for (const row of rows) {
-  for (const side of [row.atrium, row.baseline]) {
-    if (side && side.failures > 0) notes.push(`${row.engine} ${row.scenario}: ${side.failures} failed requests — figures not trustworthy.`);
+  for (const [who, side] of [['Atrium', row.atrium], ['baseline', row.baseline]] as const) {
+    if (side && side.failures > 0) notes.push(`${row.engine} ${row.scenario}, ${who}: ${side.failures} failed requests — figures not trustworthy.`);
   }
 }
 

@@ -21,7 +21,7 @@ interface AuthRow extends SettingsRow {
   is_admin: boolean;
   usable: boolean;
   stale_use: boolean;
-  /** Null when the process holds them already at this config_version (see heldFor). */
+  /** Null when the process holds them already at this config_version (see memberAccess). */
   grants: GrantRow[] | null;
   levels: string[] | null;
 }

@@ -6,9 +6,8 @@ import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
 import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
-import { presentSummary } from './present.ts';
+import { presentSummary, type SummaryRow } from './present.ts';
 import { summaryRowColumns } from './repo.ts';
-import type { SummaryRow } from './present.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
