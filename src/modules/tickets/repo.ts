@@ -109,35 +109,6 @@ export type TicketRow = Pick<
 };
 
 /**
- * SQL: the TicketRow columns of ticket `t` joined to its project `p` and status `s`. Scalar
- * subqueries rather than a ten-way join: each is planned alone, which keeps planning (the larger
- * cost of a one-row read, on PGlite especially) small.
- */
-export const ticketRowColumns = sql`
-  t.id, t.key, t.number, t.project_id, p.key as project_key, p.kind as project_kind, t.summary,
-  (select name from ticket_types where id = t.type_id) as type_name,
-  s.name as status_name, s.category as status_category,
-  (select name from priorities where id = t.priority_id) as priority_name,
-  (select name from resolutions where id = t.resolution_id) as resolution_name,
-  t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
-  t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
-  (select key from tickets where id = t.parent_id) as parent_key,
-  t.security_level_id, (select name from security_levels where id = t.security_level_id) as security_level_name,
-  t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
-  t.due_date::text as due_date, t.created_at, t.updated_at, t.resolved_at,
-  t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
-  coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
-            join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}') as labels,
-  coalesce((select array_agg(c.name order by c.position) from ticket_components tc
-            join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
-  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
-            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_versions,
-  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
-            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
-  (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
-    join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields`;
-
-/**
  * SQL: what a TicketSummary shows of ticket `t` (SummaryRow), joined to its project `p` and status
  * `s`. Lists read these rather than ticketRowColumns: a search's statement is planned for its
  * words every time, and each scalar subquery it holds is planned with it (issue 15: planning was
@@ -152,6 +123,29 @@ export const summaryRowColumns = sql`
   coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
             join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}') as labels,
   t.updated_at`;
+
+/**
+ * SQL: the TicketRow columns of ticket `t` joined to its project `p` and status `s`: a summary's,
+ * and the rest of the ticket. Scalar subqueries rather than a ten-way join: each is planned alone,
+ * which keeps planning (the larger cost of a one-row read, on PGlite especially) small.
+ */
+export const ticketRowColumns = sql`${summaryRowColumns},
+  t.id, t.number, t.project_id, p.kind as project_kind,
+  (select name from resolutions where id = t.resolution_id) as resolution_name,
+  t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
+  (select key from tickets where id = t.parent_id) as parent_key,
+  t.security_level_id, (select name from security_levels where id = t.security_level_id) as security_level_name,
+  t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
+  t.due_date::text as due_date, t.created_at, t.resolved_at,
+  t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
+  coalesce((select array_agg(c.name order by c.position) from ticket_components tc
+            join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
+  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
+            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_versions,
+  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
+            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
+  (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
+    join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields`;
 
 /** TicketRows by id, in the order of `ids`, in one query. */
 export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promise<TicketRow[]> {
