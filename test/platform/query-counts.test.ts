@@ -43,7 +43,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /projects/{key}', rest('GET', '/projects/CORE'), 200, 2],
   ['GET /tickets/{key}', rest('GET', '/tickets/CORE-1'), 200, 2],
   ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 2],
-  ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 3],
+  ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 2],
   ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 5],
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 7],
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 5],

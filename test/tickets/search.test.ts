@@ -121,6 +121,17 @@ describe('search: sorts', () => {
     expect(found).toEqual(['Refund emails', 'Payment gateway rejects refunds']);
   });
 
+  it('sorts by priority without a query, and by key with one', async () => {
+    const order = ['High', 'Medium', 'Low', null];
+    const found = (await search('project=TIX&sort=priority&limit=100')).body.tickets.map((t: { priority: string | null }) => order.indexOf(t.priority));
+    expect(found).toContain(0);
+    expect(found).toContain(2);
+    expect(found).toEqual([...found].sort((a, b) => a - b));
+    const byKey = await keys('query=refund&sort=key');
+    expect(byKey).toHaveLength(2);
+    expect(byKey).toEqual([...byKey].sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1])));
+  });
+
   it('sorts by most recently updated without a query', async () => {
     const dates = (await search('limit=10')).body.tickets.map((t: { updated_at: string }) => t.updated_at);
     expect([...dates].sort().reverse()).toEqual(dates);
