@@ -16,7 +16,6 @@ export const MAX_CANDIDATES = 250;
 
 const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
-
 /** The projects a search looks in: the one named, or every project the member may see. */
 async function searchedProjects(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<{ named: ProjectRow | null; ids: string[] }> {
   const visible = scope.projectIds;
@@ -105,12 +104,6 @@ function sortJoins(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> 
 }
 
 /**
- * GET /tickets. With `query`: PostgreSQL full-text search with prefix matching over the ticket's
- * search document, plus restricted comments the member may read, plus the exact key; ranked,
- * cut at 250 candidates, then sorted and paged. Without it the filters alone decide.
- * Visibility is applied in SQL, so hidden tickets never count.
- */
-/**
  * One page of tickets with what their summaries show, in one query. `page` selects the page's `id`s
  * (with `rank` and `total` where it has them); the rows are put in the page's order again by the
  * same sort, which names the page `x`.
@@ -128,6 +121,12 @@ async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullab
   return result.rows;
 }
 
+/**
+ * GET /tickets. With `query`: PostgreSQL full-text search with prefix matching over the ticket's
+ * search document, plus restricted comments the member may read, plus the exact key; ranked,
+ * cut at 250 candidates, then sorted and paged. Without it the filters alone decide.
+ * Visibility is applied in SQL, so hidden tickets never count.
+ */
 export async function searchTickets(ctx: Context, input: SearchQuery): Promise<TicketSearchResult> {
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
