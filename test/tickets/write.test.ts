@@ -118,6 +118,35 @@ describe('create: the history, the notifications and search name the key the tic
     const rebuilt = await sql<{ same: boolean }>`select search_vector = ticket_search_document(id) as same from tickets where key = ${body.key}`.execute(service.db);
     expect(rebuilt.rows).toEqual([{ same: true }]);
   });
+
+  it('answers, records and indexes the labels, components and custom fields it wrote with the ticket, as a later read finds them', async () => {
+    const created = await create('lee', {
+      summary: 'Everything at once',
+      type: 'Bug',
+      labels: ['zeta-words', 'Alpha Words', 'middle'],
+      components: ['web', 'API'],
+      fields: { severity: 'critical', platforms: ['linux', 'Windows'], customer_due: '2026-12-01', story_points: '5', reviewer: 'Dev One' },
+    });
+    expect(created.status).toBe(201);
+    const read = await call('lee', 'GET', `/tickets/${created.body.key}`);
+    // the detail's lists (comments, transitions, links, subtasks, worklogs) are a GET's alone
+    const shown = Object.fromEntries(Object.keys(created.body).map((k) => [k, read.body[k]]));
+    expect(created.body).toEqual(shown);
+    expect(Object.keys(read.body).filter((k) => !(k in created.body)).sort()).toEqual(['comments', 'links', 'subtasks', 'transitions', 'worklogs']);
+    expect(shown).toMatchObject({ labels: ['alpha-words', 'middle', 'zeta-words'], components: ['API', 'Web'], assignee: { name: 'Dev Two' } });
+    expect(shown.fields).toEqual({ severity: 'Critical', story_points: '5', customer_due: '2026-12-01', platforms: 'Linux, Windows', reviewer: 'Dev One' });
+    const [entry] = await history(created.body.key);
+    expect(entry!.changes[0]).toEqual({ field: 'key', from: null, to: created.body.key });
+    expect(entry!.changes.slice(1)).toHaveLength(5);
+    expect(entry!.changes.slice(1)).toEqual(expect.arrayContaining(Object.entries(shown.fields).map(([field, to]) => ({ field, from: null, to }))));
+    expect((await notifications(created.body.key)).map((n) => [n.username, n.kind])).toEqual([['dev2', 'created']]);
+    const rebuilt = await sql<{ same: boolean }>`select search_vector = ticket_search_document(id) as same from tickets where key = ${created.body.key}`.execute(service.db);
+    expect(rebuilt.rows).toEqual([{ same: true }]);
+    for (const word of ['zeta', 'alpha', 'windows']) {
+      const found = await call('lee', 'GET', `/tickets?query=${word}&project=TIX`);
+      expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(created.body.key);
+    }
+  });
 });
 
 describe('names: a name matching nothing lists the candidates', () => {

@@ -30,6 +30,11 @@ export async function dealCompanyOf(db: Kysely<DB>, ticketId: string): Promise<{
   return rows[0] ?? null;
 }
 
+/** The deal row of a ticket the same statement creates, on a company. */
+export function dealCompanyInsert(ticketId: string, companyId: string): RawBuilder<unknown> {
+  return sql`insert into deals (ticket_id, company_id) values (${ticketId}::uuid, ${companyId}::uuid)`;
+}
+
 /** Sets a deal's company (null clears it); the deal row is made on first need. */
 export async function setDealCompany(db: Kysely<DB>, ticketId: string, companyId: string | null): Promise<void> {
   await db

@@ -1,8 +1,9 @@
+import type { RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import type { Deal, DealCompanyChoice, HookProject, TicketDealHook } from '../tickets/index.ts';
-import { dealCompanyOf, dealRows, setDealCompany } from './deals-repo.ts';
+import { dealCompanyInsert, dealCompanyOf, dealRows, setDealCompany } from './deals-repo.ts';
 import { allows, crmAccess, isOpen, requireCrm, requireOpenCrm } from './policy.ts';
 import { resolveCompany } from './resolve.ts';
 
@@ -35,6 +36,12 @@ async function writeDealCompany(ctx: Context, ticketId: string, choice: DealComp
   return [{ field: 'company', from: current?.name ?? null, to: choice?.name ?? null }];
 }
 
+/** writeDealCompany for a ticket being created: its deal row, written by the statement that creates the ticket. */
+function newDealCompany(ticketId: string, choice: DealCompanyChoice): { write: RawBuilder<unknown> | null; changes: HistoryChange[] } {
+  if (choice === null) return { write: null, changes: [] };
+  return { write: dealCompanyInsert(ticketId, choice.id), changes: [{ field: 'company', from: null, to: choice.name }] };
+}
+
 /**
  * The Deal of each sales ticket, for a member who may see the CRM for the deal's company (a deal
  * with no company: for the whole CRM). Its people are those the member may see.
@@ -64,4 +71,4 @@ async function presentDeals(ctx: Context, tickets: readonly { id: string; fields
 }
 
 /** The CRM's answer to the tickets module's questions about deals (tickets/hooks.ts). */
-export const ticketDealHook: TicketDealHook = { resolveCompany: resolveDealCompany, writeCompany: writeDealCompany, present: presentDeals };
+export const ticketDealHook: TicketDealHook = { resolveCompany: resolveDealCompany, writeCompany: writeDealCompany, newCompany: newDealCompany, present: presentDeals };

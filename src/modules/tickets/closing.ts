@@ -22,7 +22,7 @@ export interface Closing {
   /** The history entries of the change (spec 6: exactly those it recorded one by one before). */
   history: { kind: string; changes: HistoryChange[] }[];
   /** What the watchers are told (none: a change no one is notified of, as a time-tracking sync's totals). */
-  announcement?: Omit<Announcement, 'ticket'>;
+  announcement?: Omit<Announcement, 'ticket' | 'watchers'>;
   /** The comment the change added (already inserted), whose words the search document takes in. */
   comment?: string;
 }
@@ -43,49 +43,29 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
   await closingStatement(ctx, ticket, closing, sql`t.id`);
 }
 
-/**
- * closeTicketChange for a ticket just inserted without a number (insertUnnumberedTicket): the
- * statement also takes the project's next number and gives the ticket its number and key, which
- * the `created` history entry (its first change, the key) and the notifications name. The
- * project's counter row stays locked from here to the commit only, so concurrent creates into one
- * project overlap in every statement before this one; a create refused or failed before it takes
- * no number, one that fails in it or after rolls the counter back, so numbers never repeat or skip.
- */
-export async function closeTicketCreate(ctx: Context, ticket: { id: string }, project: { id: string; key: string }, closing: Closing): Promise<TicketRow> {
-  const rows = await closingStatement<TicketRow>(ctx, { id: ticket.id, key: sql`(select key from n)` }, closing, ticketRowColumns, project);
-  return rows[0]!;
-}
-
 async function closingStatement<R>(
   ctx: Context,
-  ticket: { id: string; key: string | RawBuilder<unknown> },
+  ticket: { id: string; key: string },
   closing: Closing,
   returning: RawBuilder<unknown>,
-  numbering?: { id: string; key: string },
 ): Promise<R[]> {
-  const numbered = numbering
-    ? [sql`update projects set next_ticket_number = next_ticket_number + 1 where id = ${numbering.id}::uuid
-           returning next_ticket_number - 1 as number, ${`${numbering.key}-`}::text || (next_ticket_number - 1) as key`]
-    : [];
   const by = { actorId: ctx.actor.memberId, via: ctx.agent.name };
   const about = { entityType: 'ticket', entityId: ticket.id };
   const writes: RawBuilder<unknown>[] = [
-    ...(closing.history.length ? [historyInsert(by, about, closing.history, numbering ? ticket.key as RawBuilder<unknown> : undefined)] : []),
+    ...(closing.history.length ? [historyInsert(by, about, closing.history)] : []),
     ...(closing.announcement ? announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
   ];
-  const ctes = [...numbered.map((write) => sql`n as (${write})`), ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`)];
+  const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
     : sql``;
-  // a new ticket has no comments, and its row has no key yet for ticket_text_document(t.id) to read
-  const document = numbering ? sql`number = n.number, key = n.key, search_vector = ticket_text_document(t.id, n.key)` : searchDocumentSet(closing.comment ?? null);
   // statuses joined on the status the row is given, not the one it had (the join sees the old row)
   const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
   // prepared: a few fixed shapes, every row found by its key, so a generic plan is the right one
   const result = await sql<R>`${sql.raw(PREPARE)}
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
-    update tickets t set ${set} ${document}, updated_at = now()
-    from projects p, statuses s ${numbering ? sql`, n` : sql``}
+    update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
+    from projects p, statuses s
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}
   `.execute(ctx.db);

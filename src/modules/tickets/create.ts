@@ -1,21 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import type { Context } from '../../core/context.ts';
 import { resolveVisibleProject } from '../projects/index.ts';
-import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
-import { closeTicketCreate } from './closing.ts';
+import { checkFieldValues, fieldsForType, newFieldValues } from './fields.ts';
 import { presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
 import { cachedProjectConfig, cachedWorkflow } from './project-config.ts';
-import { ensureLabels, insertUnnumberedTicket } from './repo.ts';
+import { createTicketRow } from './new-ticket.ts';
+import { ensureLabels } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
-import { requestTypeFor, resolveDealCompany, writeDealCompany } from './extensions.ts';
+import { newDealCompany, requestTypeFor, resolveDealCompany } from './extensions.ts';
 
 /**
  * POST /tickets: every name and custom field is checked before anything is written, so a
- * mistake creates nothing; the ticket is inserted without a number, and its closing statement
- * takes the project's next one, so concurrent creates into one project wait on the counter only
- * for that statement and the commit; in the same transaction, so numbers never repeat and never skip.
+ * mistake creates nothing; then one statement takes the project's next number and writes the
+ * ticket with everything it has (createTicketRow), so concurrent creates into one project wait on
+ * the counter only for that statement and the commit.
  */
 export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
   const project = await resolveVisibleProject(ctx, input.project, '/project');
@@ -45,10 +46,15 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
 
   const workflow = await cachedWorkflow(ctx, type.workflow_id);
   const labels = await ensureLabels(ctx.db, project.id, labelNames(input.labels ?? []));
-  const ticket = await insertUnnumberedTicket(
-    ctx.db,
-    project.id,
+  // given by the service, for the other module's write that the create statement makes with the ticket
+  const ticketId = randomUUID();
+  const fieldValues = newFieldValues(fields);
+  const deal = company !== undefined ? newDealCompany(ctx, ticketId, company) : { write: null, changes: [] };
+  const row = await createTicketRow(
+    ctx,
+    project,
     {
+      id: ticketId,
       summary: input.summary,
       type_id: type.id,
       status_id: workflow.statuses[0]!.id,
@@ -62,20 +68,11 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
       description_text: input.description ?? null,
       due_date: input.due_date ?? null,
     },
-    { watcherId: ctx.actor.memberId, labelIds: labels.map((l) => l.id), componentIds: components.map((c) => c.id) },
+    { watcherId: ctx.actor.memberId, labels, componentIds: components.map((c) => c.id), fields: fieldValues.rows, extra: deal.write },
+    {
+      changes: [...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldValues.changes, ...deal.changes],
+      announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },
+    },
   );
-  const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
-  const companyChanges = company !== undefined ? await writeDealCompany(ctx, ticket.id, company) : [];
-
-  const row = await closeTicketCreate(ctx, ticket, project, {
-    history: [
-      {
-        kind: 'created',
-        // the key's `to` is the key the closing statement numbers
-        changes: [{ field: 'key', from: null, to: null }, ...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldChanges, ...companyChanges],
-      },
-    ],
-    announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },
-  });
   return presentTicketRow(ctx, row);
 }

@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
@@ -25,6 +26,11 @@ export function resolveDealCompany(ctx: Context, project: HookProject, given: st
 
 export async function writeDealCompany(ctx: Context, ticketId: string, choice: DealCompanyChoice): Promise<HistoryChange[]> {
   return ctx.hooks.ticketDeal?.writeCompany(ctx, ticketId, choice) ?? [];
+}
+
+/** writeDealCompany for a ticket being created, as a write of the statement that creates it. */
+export function newDealCompany(ctx: Context, ticketId: string, choice: DealCompanyChoice): { write: RawBuilder<unknown> | null; changes: HistoryChange[] } {
+  return ctx.hooks.ticketDeal?.newCompany(ticketId, choice) ?? { write: null, changes: [] };
 }
 
 /** Tickets as presented, with the Deal on those of sales projects (spec 2.4), where the CRM gives one. */

@@ -95,6 +95,15 @@ export function checkFieldValues(ctx: Context, allowed: readonly FieldDef[], inp
   return checkFieldValuesWith((given, at) => resolvePerson(ctx, given, at), allowed, input, pointer);
 }
 
+/** The checked values that change what a ticket holds (`current`: its stored displays by field id), each with the display it had. */
+function changedValues(current: ReadonlyMap<string, string>, values: readonly FieldValue[]): (FieldValue & { before: string | null })[] {
+  return values
+    .map((value) => ({ ...value, before: current.get(value.field.id) ?? null }))
+    .filter(({ before, display }) => before !== display);
+}
+
+const historyChange = ({ field, before, display }: FieldValue & { before: string | null }): HistoryChange => ({ field: field.key, from: before, to: display });
+
 /** Writes checked values; returns the history changes (display text before and after). */
 export async function writeFieldValues(ctx: Pick<Context, 'db'>, ticketId: string, values: readonly FieldValue[]): Promise<HistoryChange[]> {
   if (values.length === 0) return [];
@@ -103,10 +112,8 @@ export async function writeFieldValues(ctx: Pick<Context, 'db'>, ticketId: strin
     .select(['field_id', 'display'])
     .where('ticket_id', '=', ticketId)
     .execute();
-  const changes: HistoryChange[] = [];
-  for (const { field, value, display } of values) {
-    const before = current.find((c) => c.field_id === field.id)?.display ?? null;
-    if (before === display) continue;
+  const changed = changedValues(new Map(current.map((c) => [c.field_id, c.display])), values);
+  for (const { field, value, display } of changed) {
     if (value === null) {
       await ctx.db.deleteFrom('ticket_field_values').where('ticket_id', '=', ticketId).where('field_id', '=', field.id).execute();
     } else {
@@ -116,7 +123,27 @@ export async function writeFieldValues(ctx: Pick<Context, 'db'>, ticketId: strin
         .onConflict((oc) => oc.columns(['ticket_id', 'field_id']).doUpdateSet({ value: JSON.stringify(value), display: display ?? '' }))
         .execute();
     }
-    changes.push({ field: field.key, from: before, to: display });
   }
-  return changes;
+  return changed.map(historyChange);
+}
+
+/** A stored custom field value of a new ticket, as the statement creating it inserts it. */
+export interface NewFieldValue {
+  field_id: string;
+  value: unknown;
+  display: string;
+}
+
+/**
+ * The checked values of a ticket being created: the rows to insert, in the order of their field
+ * ids (the order its search document takes them in), and the history changes, as writeFieldValues
+ * would record them on a ticket that has none.
+ */
+export function newFieldValues(values: readonly FieldValue[]): { rows: NewFieldValue[]; changes: HistoryChange[] } {
+  const changed = changedValues(new Map(), values);
+  const rows = changed
+    .filter(({ value }) => value !== null)
+    .map(({ field, value, display }) => ({ field_id: field.id, value, display: display ?? '' }))
+    .sort((a, b) => (a.field_id < b.field_id ? -1 : a.field_id > b.field_id ? 1 : 0));
+  return { rows, changes: changed.map(historyChange) };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import type { DB, HistoryChange } from '../../storage/schema.ts';
 import type { Deal } from './schemas.ts';
@@ -43,6 +43,11 @@ export interface TicketDealHook {
   resolveCompany(ctx: Context, project: HookProject, given: string | null): Promise<DealCompanyChoice>;
   /** Writes the resolved company on the ticket's deal in the request's transaction; returns what changed for the history entry. */
   writeCompany(ctx: Context, ticketId: string, choice: DealCompanyChoice): Promise<HistoryChange[]>;
+  /**
+   * The same for a ticket being created: the write (null: none) that the statement creating the
+   * ticket makes with it, and the history change.
+   */
+  newCompany(ticketId: string, choice: DealCompanyChoice): { write: RawBuilder<unknown> | null; changes: HistoryChange[] };
   /**
    * The Deal of each sales ticket, by ticket id, for a member who may see the CRM; tickets left
    * out of the answer carry no `deal` (spec 2.4: "only to a member who may see the CRM").

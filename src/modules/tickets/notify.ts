@@ -11,6 +11,11 @@ export interface Announcement {
   payload: Record<string, unknown>;
   /** Markdown whose `@username` mentions notify those members too. */
   markdown?: string | null;
+  /**
+   * The ticket's watchers, for the statement that creates it and them: it cannot read the rows it
+   * writes. Left out, they are read from the ticket's watchers.
+   */
+  watchers?: readonly string[];
 }
 
 /**
@@ -29,7 +34,10 @@ export function announcementInserts(ctx: Context, announcement: Announcement): R
     typeof key === 'string' ? { key, ...extra } : sql`jsonb_build_object('key', ${key}) || ${JSON.stringify(extra)}::jsonb`;
   // the member made the change (through any of their agents): they are told nothing about it
   const mentioned = sql`select id from members where active and lower(username) = any(${usernames}::text[]) and id <> ${ctx.actor.memberId}::uuid`;
-  const watchers = sql`select member_id from ticket_watchers where ticket_id = ${announcement.ticket.id}::uuid and member_id <> ${ctx.actor.memberId}::uuid
+  const watching = announcement.watchers
+    ? sql`select unnest(${[...announcement.watchers]}::uuid[]) as member_id`
+    : sql`select member_id from ticket_watchers where ticket_id = ${announcement.ticket.id}::uuid`;
+  const watchers = sql`select member_id from (${watching}) w where member_id <> ${ctx.actor.memberId}::uuid
     ${usernames.length ? sql`and member_id not in (${mentioned})` : sql``}`;
   const inserts = [notificationsInsert({ ...about, recipients: watchers, kind: announcement.kind, payload: payloadOf(payload) }, ctx.mail)];
   if (usernames.length) {

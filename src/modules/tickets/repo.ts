@@ -4,7 +4,6 @@ import { normalizeKey } from '../../core/names.ts';
 import type { TicketsTable } from './tables.ts';
 import { ticketAccessColumns, type TicketAccess, type TicketScope } from './visibility.ts';
 import { searchDocumentSet } from './search-document.ts';
-import { PREPARE } from '../../storage/prepared.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
 type StatusCategory = Selectable<StatusesTable>['category'];
@@ -167,7 +166,7 @@ type RequiredColumns = 'project_id' | 'number' | 'key' | 'summary' | 'type_id' |
 /** A new ticket: what it must have; every other column starts empty unless given. */
 export type NewTicket = Pick<InsertableTicket, RequiredColumns> & Partial<Omit<InsertableTicket, RequiredColumns>>;
 
-const EMPTY_TICKET = {
+export const EMPTY_TICKET = {
   priority_id: null,
   resolution_id: null,
   assignee_id: null,
@@ -188,38 +187,10 @@ const EMPTY_TICKET = {
   resolved_at: null,
 } satisfies Partial<InsertableTicket>;
 
-/** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates number theirs as they close (insertUnnumberedTicket). */
+/** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates write theirs with createTicketRow (new-ticket.ts). */
 export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<string> {
   const row = await db.insertInto('tickets').values({ ...EMPTY_TICKET, ...values }).returning('id').executeTakeFirstOrThrow();
   return row.id;
-}
-
-/**
- * A new ticket without its number and key, with its labels and components and `watcherId`
- * watching it, in one statement. The create's closing statement numbers it
- * (closing.ts, closeTicketCreate), so that concurrent creates into one project wait on the
- * project's counter only from there to the commit; until then only this transaction sees the row.
- */
-export async function insertUnnumberedTicket(
-  db: Kysely<DB>,
-  projectId: string,
-  values: Omit<NewTicket, 'project_id' | 'number' | 'key'>,
-  links: { watcherId: string; labelIds: readonly string[]; componentIds: readonly string[] },
-): Promise<{ id: string }> {
-  const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: projectId };
-  const columns = Object.keys(row);
-  const result = await sql<{ id: string }>`${sql.raw(PREPARE)}
-    with t as (
-      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))})
-      values (${sql.join(columns.map((c) => sql`${row[c]}`))})
-      returning id
-    ),
-    w as (insert into ticket_watchers (ticket_id, member_id) select id, ${links.watcherId}::uuid from t on conflict do nothing),
-    l as (insert into ticket_labels (ticket_id, label_id) select t.id, unnest(${[...links.labelIds]}::uuid[]) from t),
-    c as (insert into ticket_components (ticket_id, component_id) select t.id, unnest(${[...links.componentIds]}::uuid[]) from t)
-    select id from t
-  `.execute(db);
-  return result.rows[0]!;
 }
 
 /** Brings a ticket's search document up to date (`added`: the comment the change made) and marks it updated, in the caller's transaction. */

@@ -16,6 +16,7 @@ import * as keptCommentWords from './0017-kept-comment-words.ts';
 import * as eventsWhenListened from './0018-events-when-listened.ts';
 import * as ticketFilterIndex from './0019-ticket-filter-index.ts';
 import * as numberedAtClose from './0020-numbered-at-close.ts';
+import * as createdInOneStatement from './0021-created-in-one-statement.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0018-events-when-listened': eventsWhenListened,
   '0019-ticket-filter-index': ticketFilterIndex,
   '0020-numbered-at-close': numberedAtClose,
+  '0021-created-in-one-statement': createdInOneStatement,
 };

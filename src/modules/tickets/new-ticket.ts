@@ -1,0 +1,86 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { historyInsert } from '../../core/history.ts';
+import type { HistoryChange } from '../../storage/schema.ts';
+import { PREPARE } from '../../storage/prepared.ts';
+import type { NewFieldValue } from './fields.ts';
+import { announcementInserts, type Announcement } from './notify.ts';
+import { EMPTY_TICKET, ticketRowColumns, type NewTicket, type TicketRow } from './repo.ts';
+
+export interface NewTicketLinks {
+  /** The reporter, who watches the ticket (the assignee watches it too, by trigger). */
+  watcherId: string;
+  labels: readonly { id: string; name: string }[];
+  componentIds: readonly string[];
+  fields: readonly NewFieldValue[];
+  /** Another module's write about the ticket (a deal's company), made by the same statement. */
+  extra: RawBuilder<unknown> | null;
+}
+
+export interface NewTicketRecord {
+  /** The `created` entry's changes after the key (which the statement fills in). */
+  changes: HistoryChange[];
+  announcement: Omit<Announcement, 'ticket' | 'watchers'>;
+}
+
+/**
+ * POST /tickets' one write: a single statement takes the project's next number, inserts the
+ * ticket with its number, key and search document, its labels, components, custom field values
+ * and reporter as watcher, records `created` under the key, tells the watchers and the mentioned,
+ * and answers the ticket as it shows. The project's counter row is locked from this statement to
+ * the commit only, so concurrent creates into one project overlap in everything before it; a
+ * create that fails rolls the counter back, so numbers never repeat or skip.
+ *
+ * A statement cannot read the rows it writes, so the link rows are written by CTEs named after
+ * their tables: the answer's columns, which read those tables, read the CTEs' rows instead. The
+ * ticket's watchers (the reporter and the assignee) are given to the announcement for the same reason.
+ */
+export async function createTicketRow(
+  ctx: Context,
+  project: { id: string; key: string },
+  values: Omit<NewTicket, 'project_id' | 'number' | 'key'> & { id: string },
+  links: NewTicketLinks,
+  record: NewTicketRecord,
+): Promise<TicketRow> {
+  const { id } = values;
+  const key = sql`(select key from n)`;
+  const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: project.id };
+  const columns = Object.keys(row);
+  const document = sql`ticket_text_document_of(${key}, ${values.summary}::text, ${links.labels.map((l) => l.name)}::text[],
+    ${values.description_text ?? null}::text, ${values.environment_text ?? null}::text, ${links.fields.map((f) => f.display)}::text[])`;
+  const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: id }, [
+    { kind: 'created', changes: [{ field: 'key', from: null, to: null }, ...record.changes] },
+  ], key);
+  const watchers = [links.watcherId, ...(values.assignee_id ? [values.assignee_id] : [])];
+  const announcements = announcementInserts(ctx, { ticket: { id, key }, watchers, ...record.announcement });
+  const writes = [history, ...announcements, ...(links.extra ? [links.extra] : [])];
+  const fields = JSON.stringify(links.fields);
+  // prepared: a few fixed shapes (mentions or not, another module's write or not), each one row
+  const result = await sql<TicketRow>`${sql.raw(PREPARE)}
+    with n as (
+      update projects set next_ticket_number = next_ticket_number + 1 where id = ${project.id}::uuid
+      returning next_ticket_number - 1 as number, ${`${project.key}-`}::text || (next_ticket_number - 1) as key
+    ),
+    t as (
+      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, number, key, search_vector)
+      values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), ${key}, ${document})
+      returning *
+    ),
+    watcher as (insert into ticket_watchers (ticket_id, member_id) values (${id}::uuid, ${links.watcherId}::uuid)),
+    ticket_labels as (
+      insert into ticket_labels (ticket_id, label_id) select ${id}::uuid, unnest(${links.labels.map((l) => l.id)}::uuid[]) returning *
+    ),
+    ticket_components as (
+      insert into ticket_components (ticket_id, component_id) select ${id}::uuid, unnest(${[...links.componentIds]}::uuid[]) returning *
+    ),
+    ticket_field_values as (
+      insert into ticket_field_values (ticket_id, field_id, value, display)
+      select ${id}::uuid, f.field_id, f.value, f.display from jsonb_to_recordset(${fields}::jsonb) as f(field_id uuid, value jsonb, display text)
+      returning *
+    ),
+    ${sql.join(writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`))}
+    select ${ticketRowColumns}
+    from t join projects p on p.id = t.project_id join statuses s on s.id = t.status_id
+  `.execute(ctx.db);
+  return result.rows[0]!;
+}
