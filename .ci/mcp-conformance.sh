@@ -53,7 +53,8 @@ writeFileSync('$tmp/ready.json', JSON.stringify({ url: publicUrl + '/mcp', token
 TS
 
 say "starting the service on 127.0.0.1:$port"
-(cd "$repo" && exec npx --no-install tsx "$tmp/serve.mts") >"$tmp/serve.log" 2>&1 &
+# node itself, not a wrapper (npx, tsx's CLI) whose children would outlive the kill at cleanup
+(cd "$repo" && exec node --import tsx "$tmp/serve.mts") >"$tmp/serve.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 120); do
   [ -s "$tmp/ready.json" ] && break

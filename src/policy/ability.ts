@@ -138,6 +138,16 @@ export class Ability {
     return visible === null || visible.has(projectId);
   }
 
+  /**
+   * What to key anything derived from the member's roles by, so that it lasts exactly as long as
+   * they do: the MemberAccess the bearer lookup hands to every request of one token while
+   * config_version stays (roles and groups change only with the workspace file, which bumps it),
+   * else this request's Ability.
+   */
+  get rolesKey(): object {
+    return this.#given ?? this;
+  }
+
   /** Security levels granted to the member (spec 7); administrators need none and get none. */
   async grantedLevelIds(): Promise<readonly string[]> {
     if (this.subject.isAdmin) return [];

@@ -87,13 +87,18 @@ describe('workspace file `crm`: applied once, idempotently', () => {
     expect((await crmState()).companies).toHaveLength(4);
   });
 
-  it('makes the roles exactly the listed ones', async () => {
+  it('makes the roles exactly the listed ones, and the next request of a token holds the new ones (a process keeps them per token only while they stay)', async () => {
+    const vic = await service.token('vic@example.com', 'read', 'CRM viewer');
+    const contacts = async () => (await service.request('GET', '/api/v1/contacts', { token: vic })).status;
+    expect([await contacts(), await contacts()]).toEqual([200, 200]);
     const file = fixture();
     file.crm.roles = file.crm.roles.filter((r: { members?: string[] }) => !r.members?.includes('vic@example.com'));
     await applyWorkspace(service.db, file);
     expect((await crmState()).crm_roles).toHaveLength(4);
+    expect(await contacts()).toBe(403);
     await applyWorkspace(service.db, fixture());
     expect((await crmState()).crm_roles).toHaveLength(6);
+    expect(await contacts()).toBe(200);
   });
 });
 

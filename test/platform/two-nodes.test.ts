@@ -21,27 +21,32 @@ import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts
 // Runs in the PostgreSQL pass of CI: PGlite is one process with one data folder by design.
 const serverUrl = postgresServerUrl();
 
+/** A test service and a second app on its database (its own connection pool): two nodes. */
+async function startTwoNodes(options: Parameters<typeof startTestService>[0]): Promise<{ first: TestService; node2: TestService; close: () => Promise<void> }> {
+  const first = await startTestService(options);
+  const name = (await sql<{ name: string }>`select current_database() as name`.execute(first.db)).rows[0]!.name;
+  const url = new URL(serverUrl!);
+  url.pathname = `/${name}`;
+  const secondDatabase: Database = await openDatabase({ engine: 'postgres', url: url.href });
+  const second: FastifyInstance = await buildApp({ config: { publicUrl: first.publicUrl, logLevel: 'silent' }, database: secondDatabase, rateLimit: options?.rateLimit });
+  await second.ready();
+  const close = async () => {
+    await second.close();
+    await secondDatabase.close();
+    await first.close();
+  };
+  return { first, node2: { ...first, app: second, db: secondDatabase.db, database: secondDatabase }, close };
+}
+
 describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', () => {
   let first: TestService;
-  let secondDatabase: Database;
-  let second: FastifyInstance;
   let node2: TestService;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    first = await startTestService({ rateLimit: 5 });
-    const name = (await sql<{ name: string }>`select current_database() as name`.execute(first.db)).rows[0]!.name;
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
-    secondDatabase = await openDatabase({ engine: 'postgres', url: url.href });
-    second = await buildApp({ config: { publicUrl: first.publicUrl, logLevel: 'silent' }, database: secondDatabase, rateLimit: 5 });
-    await second.ready();
-    node2 = { ...first, app: second, db: secondDatabase.db, database: secondDatabase };
+    ({ first, node2, close } = await startTwoNodes({ rateLimit: 5 }));
   });
-  afterAll(async () => {
-    await second?.close();
-    await secondDatabase?.close();
-    await first?.close();
-  });
+  afterAll(() => close?.());
 
   it('exchanges at one node an OAuth code issued by the other', async () => {
     const flow = await obtainCode(first);
@@ -93,6 +98,34 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
     expect(onFirst.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(onFirst[5]).toBe(429);
     expect((await me(node2, token)).status).toBe(200);
+  });
+});
+
+// The CRM's roles are held per token under config_version too (crm/policy.ts).
+describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: a CRM role taken away on one node is gone on the other at once', () => {
+  let first: TestService;
+  let node2: TestService;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ first, node2, close } = await startTwoNodes({ workspace: 'crm-workspace.yaml' }));
+  });
+  afterAll(() => close?.());
+
+  it('refuses the CRM to a member on the other node once the workspace file took their CRM role away', async () => {
+    const file = fs.readFileSync(new URL('crm-workspace.yaml', FIXTURES), 'utf8');
+    const viewer = '    - { role: CRM viewer, members: [vic@example.com, cora@example.com] }\n';
+    expect(file).toContain(viewer);
+    const vic = await first.token('vic@example.com', 'read', 'CRM viewer on two nodes');
+    const contacts = async (service: TestService) => (await service.request('GET', '/api/v1/contacts', { token: vic })).status;
+    expect([await contacts(node2), await contacts(node2)]).toEqual([200, 200]);
+
+    await applyWorkspace(first.db, parseWorkspaceYaml(file.replace(viewer, '    - { role: CRM viewer, members: [cora@example.com] }\n'), 'crm-workspace.yaml'));
+    expect(await contacts(node2)).toBe(403);
+    expect(await contacts(first)).toBe(403);
+
+    await applyWorkspace(first.db, parseWorkspaceYaml(file, 'crm-workspace.yaml'));
+    expect(await contacts(node2)).toBe(200);
   });
 });
 

@@ -36,19 +36,22 @@ export const contactColumns = sql`
 
 export const contactJoins = sql`left join companies co on co.id = c.company_id left join members o on o.id = c.owner_id`;
 
-/** One page of the contacts `where` (SQL over `c`) allows, newest first, and how many there are. */
+/**
+ * One page of the contacts `where` (SQL over `c`) allows, newest first, and how many there are,
+ * in one statement: the count is an uncorrelated subquery, computed once and carried by each row.
+ * A page past the end has no row to carry it and asks for it alone.
+ */
 export async function contactPage(db: Kysely<DB>, where: RawBuilder<boolean>, limit: number, offset: number): Promise<{ rows: ContactRow[]; total: number }> {
-  const [page, count] = await Promise.all([
-    sql<ContactRow>`
-      select ${contactColumns}
-      from (select c.id from contacts c where ${where} order by c.created_at desc, c.id desc limit ${limit} offset ${offset}) p
-      join contacts c on c.id = p.id
-      ${contactJoins}
-      order by c.created_at desc, c.id desc
-    `.execute(db),
-    sql<{ count: number }>`select count(*)::int as count from contacts c where ${where}`.execute(db),
-  ]);
-  return { rows: page.rows, total: count.rows[0]?.count ?? 0 };
+  const count = sql<{ total: number }>`select count(*)::int as total from contacts c where ${where}`;
+  const { rows } = await sql<ContactRow & { total: number }>`
+    select ${contactColumns}, p.total
+    from (select c.id, (${count}) as total from contacts c where ${where} order by c.created_at desc, c.id desc limit ${limit} offset ${offset}) p
+    join contacts c on c.id = p.id
+    ${contactJoins}
+    order by c.created_at desc, c.id desc
+  `.execute(db);
+  const total = rows.length === 0 && offset > 0 ? ((await count.execute(db)).rows[0]?.total ?? 0) : (rows[0]?.total ?? 0);
+  return { rows, total };
 }
 
 /** Contacts of one company (not archived) the member may see, by name. */

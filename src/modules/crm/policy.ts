@@ -54,7 +54,9 @@ function expand(permissions: readonly string[], readOnly: boolean): Set<CrmPermi
   return held;
 }
 
-const accesses = new WeakMap<Context['ability'], Promise<CrmAccess>>();
+// Keyed by the request's rolesKey: per token while config_version stays (crm_roles, like the
+// project roles, change only with the workspace file, which bumps it), else per request.
+const accesses = new WeakMap<object, Promise<CrmAccess>>();
 
 async function loadAccess(ctx: Context): Promise<CrmAccess> {
   const readOnly = !ctx.ability.canWrite;
@@ -71,12 +73,15 @@ async function loadAccess(ctx: Context): Promise<CrmAccess> {
   return { everywhere, byCompany };
 }
 
-/** The request's CRM access, read once per request. */
+/** The request's CRM access, read at most once per request, and once per token while the roles stay. */
 export function crmAccess(ctx: Context): Promise<CrmAccess> {
-  let access = accesses.get(ctx.ability);
+  const key = ctx.ability.rolesKey;
+  let access = accesses.get(key);
   if (!access) {
     access = loadAccess(ctx);
-    accesses.set(ctx.ability, access);
+    accesses.set(key, access);
+    // a failed read is not kept for the token's next requests
+    access.catch(() => accesses.delete(key));
   }
   return access;
 }
