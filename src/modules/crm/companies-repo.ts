@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { pageTotal } from '../../storage/page-total.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { CompanySize, CompanyStage } from './tables.ts';
 
@@ -32,13 +33,7 @@ export async function companyPage(db: Kysely<DB>, where: RawBuilder<boolean>, li
     order by lower(c.name), c.id
     limit ${limit} offset ${offset}
   `.execute(db);
-  const total = rows[0]?.total ?? (offset > 0 ? await countCompanies(db, where) : 0);
-  return { rows, total: Number(total) };
-}
-
-async function countCompanies(db: Kysely<DB>, where: RawBuilder<boolean>): Promise<number> {
-  const { rows } = await sql<{ count: number }>`select count(*)::int as count from companies c where ${where}`.execute(db);
-  return rows[0]?.count ?? 0;
+  return { rows, total: await pageTotal(db, rows, offset, sql<{ total: number }>`select count(*)::int as total from companies c where ${where}`) };
 }
 
 /** One company by id, or by name (case-insensitive, surrounding spaces ignored), among those `where` allows. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { pageTotal } from '../../storage/page-total.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { ConsentAnswer, ContactStage, EmailLabel, PhoneLabel, PostalAddress } from './tables.ts';
 
@@ -39,7 +40,6 @@ export const contactJoins = sql`left join companies co on co.id = c.company_id l
 /**
  * One page of the contacts `where` (SQL over `c`) allows, newest first, and how many there are,
  * in one statement: the count is an uncorrelated subquery, computed once and carried by each row.
- * A page past the end has no row to carry it and asks for it alone.
  */
 export async function contactPage(db: Kysely<DB>, where: RawBuilder<boolean>, limit: number, offset: number): Promise<{ rows: ContactRow[]; total: number }> {
   const count = sql<{ total: number }>`select count(*)::int as total from contacts c where ${where}`;
@@ -50,8 +50,7 @@ export async function contactPage(db: Kysely<DB>, where: RawBuilder<boolean>, li
     ${contactJoins}
     order by c.created_at desc, c.id desc
   `.execute(db);
-  const total = rows.length === 0 && offset > 0 ? ((await count.execute(db)).rows[0]?.total ?? 0) : (rows[0]?.total ?? 0);
-  return { rows, total };
+  return { rows, total: await pageTotal(db, rows, offset, count) };
 }
 
 /** Contacts of one company (not archived) the member may see, by name. */

@@ -9,6 +9,7 @@ import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, typ
 import { presentSummary, type SummaryRow } from './present.ts';
 import { summaryRowColumns } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
+import { pageTotal } from '../../storage/page-total.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
@@ -177,14 +178,9 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       sort,
       sql``,
     );
-    total = Number(rows[0]?.total ?? 0);
-    if (rows.length === 0 && offset > 0) {
-      const count = await sql<{ total: number }>`
-        with matches as (${matches})
-        select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c
-      `.execute(ctx.db);
-      total = Number(count.rows[0]?.total ?? 0);
-    }
+    total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`
+      with matches as (${matches})
+      select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c`);
   } else {
     const sort = input.sort === undefined || input.sort === 'relevance' ? 'updated' : input.sort;
     const count = sql<{ total: number }>`select count(*) as total from tickets t where ${where}`;
@@ -199,9 +195,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       sort,
       FILTERS_ONLY,
     );
-    total = Number(rows[0]?.total ?? 0);
-    // A page past the end has no row to carry the count.
-    if (rows.length === 0 && offset > 0) total = Number((await sql<{ total: number }>`${FILTERS_ONLY} ${count}`.execute(ctx.db)).rows[0]?.total ?? 0);
+    total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`${FILTERS_ONLY} ${count}`);
   }
 
   return {
