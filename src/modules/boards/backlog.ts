@@ -17,7 +17,7 @@ export const backlogList = (board: LoadedBoard, projectIds: readonly string[]): 
   all([inProjects(projectIds), isOpen, inNoOpenSprint(board.id)]);
 
 async function summaries(ctx: Context, condition: RawBuilder<boolean>): Promise<TicketSummary[]> {
-  const rows = await cardsWhere(ctx.db, condition);
+  const rows = await cardsWhere(ctx, condition);
   return rows.map((row) => presentSummary(row, ctx.publicUrl));
 }
 

@@ -1,24 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../../storage/schema.ts';
-import type { SummaryRow } from '../tickets/index.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type IdentifiedSummaryRow, type SummaryCells } from '../tickets/index.ts';
 import { MAX_TICKETS } from './ticket-sets.ts';
-
-export interface CardRow extends SummaryRow {
-  id: string;
-}
-
-/** SQL: what a card shows of ticket `t` but its labels, as one JSON object (timestamps as text, like every other read). Needs `cardJoins` after `t`. */
-export const cardJson = sql`json_build_object(
-  'id', t.id, 'key', t.key, 'summary', t.summary, 'project_key', p.key, 'type_name', tt.name, 'status_name', s.name,
-  'status_category', s.category, 'priority_name', pr.name, 'assignee_id', t.assignee_id, 'assignee_name', a.display_name,
-  'updated_at', t.updated_at::text)`;
-
-export const cardJoins = sql`
-  join projects p on p.id = t.project_id
-  join ticket_types tt on tt.id = t.type_id
-  join statuses s on s.id = t.status_id
-  left join priorities pr on pr.id = t.priority_id
-  left join members a on a.id = t.assignee_id`;
 
 /**
  * SQL: the labels of the cards in `cards` (a from-item with their ticket ids as `id`) as one JSON
@@ -37,17 +20,12 @@ export const cardLabelsJson = (cards: RawBuilder<unknown>) => sql<Record<string,
     group by tl.ticket_id
   ) x)`;
 
-/** Cards as `cardJson` and `cardLabelsJson` read them, put together. */
-export function withLabels(cards: readonly Omit<CardRow, 'labels'>[], labels: Readonly<Record<string, string[]>>): CardRow[] {
-  return cards.map((card) => ({ ...card, labels: labels[card.id] ?? [] }));
-}
-
 /** SQL: the columns of ticket `t` a card needs, for a list that carries them so its tickets are not read again by key. */
 export const cardSourceColumns = sql`t.id, t.rank, t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, t.updated_at`;
 
 /** The cards of the first 500 tickets `t` (with status `s`) that meet `condition`, in rank order, in one query. */
-export async function cardsWhere(db: Kysely<DB>, condition: RawBuilder<boolean>): Promise<CardRow[]> {
-  const result = await sql<{ cards: Omit<CardRow, 'labels'>[]; labels: Record<string, string[]> }>`
+export async function cardsWhere(ctx: Context, condition: RawBuilder<boolean>): Promise<IdentifiedSummaryRow[]> {
+  const result = await sql<{ cards: SummaryCells[]; labels: Record<string, string[]> }>`
     with shown as (
       select ${cardSourceColumns}
       from tickets t join statuses s on s.id = t.status_id
@@ -55,9 +33,9 @@ export async function cardsWhere(db: Kysely<DB>, condition: RawBuilder<boolean>)
       order by t.rank nulls last, t.id
       limit ${MAX_TICKETS}
     )
-    select coalesce((select json_agg(${cardJson} order by t.rank nulls last, t.id) from shown t ${cardJoins}), '[]') as cards,
+    select coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id) from shown t ${summaryAssigneeJoin}), '[]') as cards,
            ${cardLabelsJson(sql`shown c`)} as labels
-  `.execute(db);
+  `.execute(ctx.db);
   const { cards, labels } = result.rows[0]!;
-  return withLabels(cards, labels);
+  return summaryRowsOf(ctx, cards, (id) => labels[id] ?? []);
 }

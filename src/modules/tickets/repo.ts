@@ -107,6 +107,10 @@ export type TicketRow = Pick<
   fields: Record<string, string> | null;
 };
 
+/** SQL: the names of ticket `t`'s labels, in name order. */
+export const labelNamesOfTicket = sql<string[]>`coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
+  join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}')`;
+
 /**
  * SQL: what a TicketSummary shows of ticket `t` (SummaryRow), joined to its project `p` and status
  * `s`. Lists read these rather than ticketRowColumns: a search's statement is planned for its
@@ -119,8 +123,7 @@ export const summaryRowColumns = sql`
   s.name as status_name, s.category as status_category,
   (select name from priorities where id = t.priority_id) as priority_name,
   t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
-  coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
-            join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}') as labels,
+  ${labelNamesOfTicket} as labels,
   t.updated_at`;
 
 /**

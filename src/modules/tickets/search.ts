@@ -6,8 +6,9 @@ import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
 import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
-import { presentSummary, type SummaryRow } from './present.ts';
-import { summaryRowColumns } from './repo.ts';
+import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type SummaryCells } from './names.ts';
+import { presentSummary } from './present.ts';
+import { labelNamesOfTicket } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
 import { PREPARE } from '../../storage/prepared.ts';
@@ -104,19 +105,24 @@ function sortJoins(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> 
   return sort === 'key' ? PROJECT_JOIN : sql``;
 }
 
+interface PageRow {
+  cells: SummaryCells;
+  labels: string[];
+  total: number;
+}
+
 /**
  * One page of tickets with what their summaries show, in one query. `page` selects the page's `id`s
  * (with `rank` and `total` where it has them); the rows are put in the page's order again by the
  * same sort, which names the page `x`.
  */
-async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<(SummaryRow & { total: number })[]> {
-  const result = await sql<SummaryRow & { total: number }>`${marker}
+async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<PageRow[]> {
+  const result = await sql<PageRow>`${marker}
     with page as (${page})
-    select ${summaryRowColumns}, x.total
+    select ${summaryCellsJson} as cells, ${labelNamesOfTicket} as labels, x.total
     from page x
     join tickets t on t.id = x.id
-    ${PROJECT_JOIN} ${sort === 'priority' ? PRIORITY_JOIN : sql``}
-    join statuses s on s.id = t.status_id
+    ${summaryAssigneeJoin} ${sortJoins(sort)}
     order by ${orderBy(sort)}
   `.execute(ctx.db);
   return result.rows;
@@ -135,7 +141,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   const conditions = await filterConditions(ctx, input, scope);
   const where = sql.join(conditions, sql` and `);
   const query = input.query?.trim() ?? '';
-  let rows: (SummaryRow & { total: number })[];
+  let rows: PageRow[];
   let total: number;
 
   if (query !== '') {
@@ -198,10 +204,12 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`${FILTERS_ONLY} ${count}`);
   }
 
+  const labels = new Map(rows.map((row) => [row.cells[0], row.labels]));
+  const summaries = await summaryRowsOf(ctx, rows.map((row) => row.cells), (id) => labels.get(id) ?? []);
   return {
     total,
     limit,
     offset,
-    tickets: rows.map((row) => presentSummary(row, ctx.publicUrl)),
+    tickets: summaries.map((row) => presentSummary(row, ctx.publicUrl)),
   };
 }
