@@ -43,18 +43,49 @@ describe('workspace file `boards`: applied idempotently', () => {
   });
 
   it('changes columns in place by position', async () => {
+    const token = await service.token('ada@example.com');
+    // read once before the change: boards are kept in memory by config_version
+    expect((await service.request('GET', '/api/v1/boards/2', { token })).body.columns).toHaveLength(2);
     const file = fixture();
     boardAt(file, 1).columns[0]!.statuses = ['To Do', 'In Progress'];
     boardAt(file, 1).columns.push({ statuses: ['Review'] });
     const report = await applyWorkspace(service.db, file);
     expect(report.changed).toBe(true);
-    const token = await service.token('ada@example.com');
     const view = await service.request('GET', '/api/v1/boards/2', { token });
     expect(view.body.columns.map((c: { name: string | null; statuses: string[] }) => [c.name, c.statuses])).toEqual([
       ['Open', ['To Do', 'In Progress']],
       ['Done', ['Done']],
       [null, ['Review']],
     ]);
+  });
+});
+
+describe('workspace file `boards`: a change shows at the next request, though boards are kept in memory', () => {
+  it('shows a new name, owner and set of projects, and moves cards by the new columns', async () => {
+    const ada = await service.token('ada@example.com');
+    const before = await service.request('GET', '/api/v1/boards/1?sprint=none', { token: ada });
+    expect(before.body).toMatchObject({ name: 'Core scrum', owner: { name: 'Lee Lead' } });
+    expect(before.body.columns.map((c: { name: string }) => c.name)).toEqual(['To Do', 'Doing', 'Review', 'Done']);
+
+    const file = fixture();
+    Object.assign(file.boards[0]!, { name: 'Core sprints', owner: 'ada@example.com', projects: ['OPS'] });
+    boardAt(file, 0).columns.splice(0, 2, { name: 'Queue', statuses: ['To Do', 'In Progress'] } as never);
+    expect((await applyWorkspace(service.db, file)).changed).toBe(true);
+
+    const after = await service.request('GET', '/api/v1/boards/1?sprint=none', { token: ada });
+    expect(after.body).toMatchObject({ name: 'Core sprints', owner: { name: 'Ada Admin' }, projects: ['OPS'] });
+    expect(after.body.columns.map((c: { name: string }) => c.name)).toEqual(['Queue', 'Review', 'Done']);
+    expect(after.body.columns.flatMap((c: { tickets: { key: string }[] }) => c.tickets.map((t) => t.key)).every((k: string) => k.startsWith('OPS-'))).toBe(true);
+    expect((await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: 'CORE-1', column: 'Queue' } })).status).toBe(404);
+    const created = await service.request('POST', '/api/v1/tickets', { token: ada, body: { project: 'OPS', summary: 'On the changed board' } });
+    const refused = await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: created.body.key, column: 'Doing' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.message).toMatch(/Queue/);
+    expect((await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: created.body.key, column: 'Queue' } })).status).toBe(200);
+
+    expect((await applyWorkspace(service.db, fixture())).changed).toBe(true);
+    const restored = await service.request('GET', '/api/v1/boards/1?sprint=none', { token: ada });
+    expect(restored.body).toMatchObject({ name: 'Core scrum', owner: { name: 'Lee Lead' }, projects: ['CORE', 'OPS'] });
   });
 });
 

@@ -44,18 +44,18 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /tickets/{key}', rest('GET', '/tickets/CORE-1'), 200, 2],
   ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 2],
   ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 2],
-  ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 5],
-  ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 7],
+  ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 2],
+  ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 5],
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 4],
   ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 5],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 6],
-  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 14],
+  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 11],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
   ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 2],
   ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 2],
   ['MCP search_tickets', tool('search_tickets', () => ({ query: 'paym' })), 200, 2],
-  ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 5],
-  ['MCP get_backlog', tool('get_backlog', () => ({ board: 1 })), 200, 7],
+  ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 2],
+  ['MCP get_backlog', tool('get_backlog', () => ({ board: 1 })), 200, 5],
 ];
 
 describe('round trips per hot request, warm cache (issue 15: a change that adds one fails)', () => {

@@ -4,7 +4,7 @@ import { normalizeName } from '../../core/names.ts';
 import { presentSummary, summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, ticketScope, visibleTicketSql, type SummaryCells } from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
-import { boardColumnRows, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
+import { listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
 import { resolveSprint } from './resolve.ts';
 import { cardLabelsJson, cardSourceColumns } from './summaries.ts';
 import type { Board, BoardDetail, Column } from './schemas.ts';
@@ -54,11 +54,8 @@ function columnOf(columns: readonly ColumnRow[]): Map<string, number> {
  */
 export async function getBoard(ctx: Context, number: number, sprintGiven?: string): Promise<BoardDetail> {
   const board = await loadVisibleBoard(ctx, number);
-  const [sprint, columns, scope] = await Promise.all([
-    sprintShown(ctx, board, sprintGiven),
-    boardColumnRows(ctx.db, board.id),
-    ticketScope(ctx),
-  ]);
+  const [sprint, scope] = await Promise.all([sprintShown(ctx, board, sprintGiven), ticketScope(ctx)]);
+  const columns = board.columns;
   const mapped = columns.flatMap((c) => c.statuses);
   const onBoard = all([
     inProjects(board.visibleProjects.map((p) => p.id)),

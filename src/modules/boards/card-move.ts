@@ -12,7 +12,7 @@ import {
 } from '../tickets/index.ts';
 import { rankCard, resolvePlace } from './placement.ts';
 import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
-import { boardColumnRows, openSprintOf, type ColumnRow } from './repo.ts';
+import { openSprintOf, type ColumnRow } from './repo.ts';
 import { resolveColumn } from './resolve.ts';
 import type { CardMoveBody } from './schemas.ts';
 import { all, inNoOpenSprint, inProjects, inSprint, onTicket, statusIn } from './ticket-sets.ts';
@@ -55,7 +55,7 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
   const board = await loadVisibleBoard(ctx, number);
   const ticket = await loadVisibleTicket(ctx, input.key, true);
   requireOnBoard(board, ticket);
-  const column = resolveColumn(await boardColumnRows(ctx.db, board.id), input.column, board.number);
+  const column = resolveColumn(board.columns, input.column, board.number);
   const move = await transitionInto(ctx, ticket, column.statuses);
   const { transition } = move;
   if (move.staying) {

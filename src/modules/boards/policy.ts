@@ -2,7 +2,8 @@ import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
 import type { Permission } from '../../policy/permissions.ts';
 import { INT32_MAX } from '../../core/schema-kit.ts';
-import { boardProjects, findBoardRow, type BoardProject, type BoardRow } from './repo.ts';
+import { boardProjects, type BoardProject, type BoardRow, type ColumnRow } from './repo.ts';
+import { cachedBoard } from './structure.ts';
 
 /**
  * Spec 5.6 for boards, as a table: what each action needs, in which of the board's projects.
@@ -17,13 +18,18 @@ export const BOARD_POLICY = {
 } as const satisfies Record<string, { needs: Permission; in: 'any' | 'every'; writeToken: boolean }>;
 
 /** A board with the projects it draws from: all of them, and those the member can see. */
-export interface LoadedBoard extends BoardRow {
-  projects: BoardProject[];
-  visibleProjects: BoardProject[];
+export interface VisibleBoard extends BoardRow {
+  projects: readonly BoardProject[];
+  visibleProjects: readonly BoardProject[];
+}
+
+/** One board as a request about it sees it: with its columns too. */
+export interface LoadedBoard extends VisibleBoard {
+  columns: readonly ColumnRow[];
 }
 
 /** Boards show to members who can see at least one of their projects (spec 4.3). */
-export async function withVisibleProjects(ctx: Context, boards: readonly BoardRow[]): Promise<LoadedBoard[]> {
+export async function withVisibleProjects(ctx: Context, boards: readonly BoardRow[]): Promise<VisibleBoard[]> {
   const [projects, visible] = await Promise.all([boardProjects(ctx.db, boards), ctx.ability.visibleProjectIds()]);
   return boards
     .map((board) => {
@@ -37,10 +43,10 @@ export async function withVisibleProjects(ctx: Context, boards: readonly BoardRo
 export async function loadVisibleBoard(ctx: Context, number: number): Promise<LoadedBoard> {
   // a number no board can have (the column is a 32-bit integer) names nothing: 404, like any other
   if (!Number.isSafeInteger(number) || number < 1 || number > INT32_MAX) throw notFound(`Board ${number}`);
-  const row = await findBoardRow(ctx.db, number);
-  const [board] = row ? await withVisibleProjects(ctx, [row]) : [];
-  if (!board) throw notFound(`Board ${number}`);
-  return board;
+  const [found, visible] = await Promise.all([cachedBoard(ctx, number), ctx.ability.visibleProjectIds()]);
+  const visibleProjects = found ? found.projects.filter((p) => visible === null || visible.has(p.id)) : [];
+  if (!found || visibleProjects.length === 0) throw notFound(`Board ${number}`);
+  return { ...found.row, projects: found.projects, visibleProjects, columns: found.columns };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { toTimestamp } from '../../core/time.ts';
-import type { LoadedBoard } from './policy.ts';
+import type { VisibleBoard } from './policy.ts';
 import type { SprintRow } from './repo.ts';
 import type { Board, Sprint } from './schemas.ts';
 
@@ -8,7 +8,7 @@ export function boardUrl(publicUrl: string, number: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/boards/${number}`;
 }
 
-export function presentBoard(board: LoadedBoard, publicUrl: string): Board {
+export function presentBoard(board: VisibleBoard, publicUrl: string): Board {
   return {
     number: board.number,
     name: board.name,
