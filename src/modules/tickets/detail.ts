@@ -41,11 +41,14 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
     select ${ticketStateColumns}, ${ticketRowColumns},
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((
+        -- the author's name looked up per comment: joined, the plan read every member to hash them
+        -- for a ticket's few comments (a sixth of the statement's time with 500 members)
         select json_agg(json_build_object(
-                 'id', c.id, 'author_id', c.author_id, 'author_name', m.display_name, 'body_format', c.body_format,
-                 'body_text', c.body_text, 'visibility', c.visibility, 'created_at', c.created_at::text, 'edited_at', c.edited_at::text)
+                 'id', c.id, 'author_id', c.author_id, 'author_name', (select display_name from members where id = c.author_id),
+                 'body_format', c.body_format, 'body_text', c.body_text, 'visibility', c.visibility,
+                 'created_at', c.created_at::text, 'edited_at', c.edited_at::text)
                order by c.created_at, c.id)
-        from comments c left join members m on m.id = c.author_id
+        from comments c
         where c.ticket_id = t.id and ${readableCommentSql(scope)}), '[]') end as comments,
       case when ${visible} then coalesce((
         select json_agg(json_build_object(
