@@ -64,7 +64,8 @@ export function admissionRefusal(op: Operation, principal: Principal): ApiError 
 
 /**
  * Runs one operation for one principal, the same way for every door: module switch, token access,
- * then the handler — in one transaction when it writes, so its history entry commits with it.
+ * then the handler — in one transaction when it writes, so its history entry commits with it (a
+ * write made of one statement is atomic alone and runs without one).
  */
 export async function runOperation(
   runtime: Runtime,
@@ -94,6 +95,6 @@ export async function runOperation(
     log: call.log,
     now: runtime.now,
   });
-  if (op.access === 'read') return op.handler(context(runtime.db), input);
+  if (op.access === 'read' || op.oneStatement) return op.handler(context(runtime.db), input);
   return runtime.db.transaction().execute((trx) => op.handler(context(trx), input));
 }

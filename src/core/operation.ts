@@ -21,6 +21,11 @@ export interface OperationDefinition<P extends TObject, Q extends TObject, B ext
   module: ModuleName;
   /** `read` operations are offered to read tokens; every `write` one is refused them with 403. */
   access: Access;
+  /**
+   * A write whose handler writes in exactly one statement, atomic by itself: it runs outside a
+   * transaction, so the statement commits as it ends and holds its row locks for no round trip.
+   */
+  oneStatement?: boolean;
   destructive?: boolean;
   idempotent?: boolean;
   summary: string;
@@ -46,6 +51,7 @@ export interface Operation {
   path: string;
   module: ModuleName;
   access: Access;
+  oneStatement: boolean;
   destructive: boolean;
   idempotent: boolean;
   summary: string;
@@ -74,6 +80,7 @@ export function defineOperation<
     path: definition.path,
     module: definition.module,
     access: definition.access,
+    oneStatement: definition.oneStatement ?? false,
     destructive: definition.destructive ?? false,
     idempotent: definition.idempotent ?? (definition.method === 'GET' || definition.method === 'PUT'),
     summary: definition.summary,

@@ -48,7 +48,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 5],
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 4],
   ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 5],
-  ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 6],
+  ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 3],
   ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 11],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
   ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 2],

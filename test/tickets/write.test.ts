@@ -362,6 +362,26 @@ describe('comments: timed now, internal notes, @mentions notify', () => {
     const found = await call('lee', 'GET', '/tickets?query=third');
     expect(found.body.tickets.map((t: { key: string }) => t.key)).toContain(ticket.key);
   });
+
+  it('keeps every one of 16 comments made at once on one ticket: each answered, recorded, notified and searchable', async () => {
+    const ticket = (await create('dev1', { summary: 'Busy thread' })).body;
+    const words = Array.from({ length: 16 }, (_, i) => `parallel${i}word`);
+    const answers = await Promise.all(words.map((body) => call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body })));
+    expect(answers.map((a) => a.status)).toEqual(words.map(() => 201));
+
+    const read = await call('lee', 'GET', `/tickets/${ticket.key}`);
+    expect(read.body.comments.map((c: { id: string }) => c.id).sort()).toEqual(answers.map((a) => a.body.id).sort());
+    expect((await history(ticket.key)).filter((e) => e.kind === 'commented')).toHaveLength(16);
+    expect((await notifications(ticket.key)).filter((n) => n.kind === 'commented')).toHaveLength(16);
+    // the same words as a rebuild; their positions follow the order the comments took the ticket's
+    // row in, which two racing comments may take in the other order than their creation times
+    const rows = await sql<{ same: boolean }>`
+      select strip(search_vector) = strip(ticket_text_document(id) || ticket_comments_document(id)) as same from tickets where key = ${ticket.key}`.execute(service.db);
+    expect(rows.rows).toEqual([{ same: true }]);
+    for (const word of [words[0]!, words[15]!]) {
+      expect((await call('lee', 'GET', `/tickets?query=${word}`)).body.tickets.map((t: { key: string }) => t.key)).toEqual([ticket.key]);
+    }
+  });
 });
 
 describe('worklogs: time adds up and comes off the remaining estimate, never below zero', () => {

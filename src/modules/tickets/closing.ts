@@ -4,7 +4,7 @@ import { historyInsert } from '../../core/history.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
-import { searchDocumentSet } from './search-document.ts';
+import { searchDocumentSet, searchDocumentSetWith } from './search-document.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
 /**
@@ -43,11 +43,31 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
   await closingStatement(ctx, ticket, closing, sql`t.id`);
 }
 
+const NEW_COMMENT = sql.raw('new_comment');
+
+/**
+ * closeTicketChange that also inserts the change's comment: the whole change is this one
+ * statement, answered with the comment's `columns` as inserted. `insert` returns them, and the
+ * comment's visibility and search_vector, whose words the document takes in.
+ */
+export async function closeTicketChangeWithComment<R extends Record<string, unknown>>(
+  ctx: Context,
+  ticket: { id: string; key: string },
+  closing: Omit<Closing, 'comment'>,
+  insert: RawBuilder<unknown>,
+  columns: readonly (keyof R & string)[],
+): Promise<R> {
+  const returning = sql.join(columns.map((column) => sql.ref(`new_comment.${column}`)));
+  const rows = await closingStatement<R>(ctx, ticket, closing, returning, insert);
+  return rows[0]!;
+}
+
 async function closingStatement<R>(
   ctx: Context,
   ticket: { id: string; key: string },
   closing: Closing,
   returning: RawBuilder<unknown>,
+  commentInsert?: RawBuilder<unknown>,
 ): Promise<R[]> {
   const by = { actorId: ctx.actor.memberId, via: ctx.agent.name };
   const about = { entityType: 'ticket', entityId: ticket.id };
@@ -55,7 +75,11 @@ async function closingStatement<R>(
     ...(closing.history.length ? [historyInsert(by, about, closing.history)] : []),
     ...(closing.announcement ? announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
   ];
-  const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
+  const ctes = [
+    ...(commentInsert ? [sql`${NEW_COMMENT} as (${commentInsert})`] : []),
+    ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`),
+  ];
+  const document = commentInsert ? searchDocumentSetWith(NEW_COMMENT) : searchDocumentSet(closing.comment ?? null);
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
     : sql``;
@@ -64,8 +88,8 @@ async function closingStatement<R>(
   // prepared: a few fixed shapes, every row found by its key, so a generic plan is the right one
   const result = await sql<R>`${sql.raw(PREPARE)}
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
-    update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
-    from projects p, statuses s
+    update tickets t set ${set} ${document}, updated_at = now()
+    from projects p, statuses s ${commentInsert ? sql`, ${NEW_COMMENT}` : sql``}
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}
   `.execute(ctx.db);

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { loadVisibleTicket } from './load.ts';
-import { closeTicketChangeQuietly } from './closing.ts';
+import { closeTicketChangeWithComment } from './closing.ts';
 import { requireTicketAction } from './policy.ts';
 import { presentComment, type CommentRow } from './present.ts';
 import type { Comment, CommentBody } from './schemas.ts';
@@ -30,18 +32,33 @@ async function writeComment(ctx: Context, ticketId: string, body: string, intern
   return { ...row, author_name: ctx.actor.name };
 }
 
-/** POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies that person. */
+/**
+ * POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies
+ * that person. Its writes (the comment, history, notifications, the ticket's search document and
+ * updated time) are one statement, run outside a transaction (the operation's `oneStatement`):
+ * it commits as it ends, so the ticket's row, which comments on one ticket queue for, is held
+ * for that statement's end and its commit only, never across a round trip to the service.
+ */
 export async function addComment(ctx: Context, key: string, input: CommentBody): Promise<Comment> {
-  // not locked when read: a comment changes nothing it read, and the closing statement's update
-  // locks the row only for itself and the commit, so comments on one ticket overlap until then
   const ticket = await loadVisibleTicket(ctx, key);
   await requireTicketAction(ctx, 'comment', ticket);
   const internal = input.internal ?? false;
-  const comment = await writeComment(ctx, ticket.id, input.body, internal);
-  await closeTicketChangeQuietly(ctx, ticket, {
-    comment: comment.id,
-    history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id: comment.id, visibility: internal ? 'internal' : 'public' } }] }],
-    announcement: { kind: 'commented', payload: { comment_id: comment.id, body: input.body, internal }, markdown: input.body },
-  });
-  return presentComment(comment);
+  const id = randomUUID();
+  const visibility = internal ? 'internal' : 'public';
+  const insert = sql`
+    insert into comments (id, ticket_id, author_id, body_format, body_text, visibility)
+    values (${id}::uuid, ${ticket.id}::uuid, ${ctx.actor.memberId}::uuid, 'markdown', ${input.body}, ${visibility})
+    returning id, author_id, body_format, body_text, visibility, created_at, edited_at, search_vector`;
+  const comment = await closeTicketChangeWithComment<Omit<CommentRow, 'author_name'>>(
+    ctx,
+    ticket,
+    {
+      history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id, visibility } }] }],
+      announcement: { kind: 'commented', payload: { comment_id: id, body: input.body, internal }, markdown: input.body },
+    },
+    insert,
+    ['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'],
+  );
+  // the author is the member making the request: their name as read with the request's token
+  return presentComment({ ...comment, author_name: ctx.actor.name });
 }

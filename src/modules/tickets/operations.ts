@@ -159,6 +159,7 @@ export const addCommentOperation = defineOperation({
   path: '/tickets/:key/comments',
   module: 'tickets',
   access: 'write',
+  oneStatement: true,
   summary: 'Comment on a ticket',
   description:
     'Adds a Markdown comment. `internal: true` makes it a helpdesk internal note customers never see. `@username` notifies that member; watchers are notified too.',
