@@ -43,7 +43,8 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
   await closingStatement(ctx, ticket, closing, sql`t.id`);
 }
 
-const NEW_COMMENT = sql.raw('new_comment');
+const NEW_COMMENT_NAME = 'new_comment';
+const NEW_COMMENT = sql.raw(NEW_COMMENT_NAME);
 
 /**
  * closeTicketChange that also inserts the change's comment: the whole change is this one
@@ -57,7 +58,7 @@ export async function closeTicketChangeWithComment<R extends Record<string, unkn
   insert: RawBuilder<unknown>,
   columns: readonly (keyof R & string)[],
 ): Promise<R> {
-  const returning = sql.join(columns.map((column) => sql.ref(`new_comment.${column}`)));
+  const returning = sql.join(columns.map((column) => sql.ref(`${NEW_COMMENT_NAME}.${column}`)));
   const rows = await closingStatement<R>(ctx, ticket, closing, returning, insert);
   return rows[0]!;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { loadVisibleTicket } from './load.ts';
 import { closeTicketChangeWithComment } from './closing.ts';
@@ -7,29 +7,22 @@ import { requireTicketAction } from './policy.ts';
 import { presentComment, type CommentRow } from './present.ts';
 import type { Comment, CommentBody } from './schemas.ts';
 
-/** Writes a Markdown comment made now (spec 4.2: a comment's time is when it was made); returns its id. */
-export async function insertComment(ctx: Context, ticketId: string, body: string, internal: boolean): Promise<string> {
-  return (await writeComment(ctx, ticketId, body, internal)).id;
+/**
+ * SQL: the insert of a Markdown comment made now (spec 4.2: a comment's time is when it was made)
+ * by the member, returning what its answer shows and its search_vector.
+ */
+function commentInsert(ctx: Context, ticketId: string, id: string, body: string, internal: boolean): RawBuilder<unknown> {
+  return sql`
+    insert into comments (id, ticket_id, author_id, body_format, body_text, visibility)
+    values (${id}::uuid, ${ticketId}::uuid, ${ctx.actor.memberId}::uuid, 'markdown', ${body}, ${internal ? 'internal' : 'public'})
+    returning id, author_id, body_format, body_text, visibility, created_at, edited_at, search_vector`;
 }
 
-/** insertComment returning the comment as its answer shows it, from the insert itself. */
-async function writeComment(ctx: Context, ticketId: string, body: string, internal: boolean): Promise<CommentRow> {
-  const row = await ctx.db
-    .insertInto('comments')
-    .values({
-      ticket_id: ticketId,
-      author_id: ctx.actor.memberId,
-      body_format: 'markdown',
-      body_text: body,
-      visibility: internal ? 'internal' : 'public',
-      restricted_role_id: null,
-      restricted_group_id: null,
-      edited_at: null,
-    })
-    .returning(['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'])
-    .executeTakeFirstOrThrow();
-  // the author is the member making the request: their name as read with the request's token
-  return { ...row, author_name: ctx.actor.name };
+/** Writes a Markdown comment made now, in a statement of its own; returns its id. */
+export async function insertComment(ctx: Context, ticketId: string, body: string, internal: boolean): Promise<string> {
+  const id = randomUUID();
+  await commentInsert(ctx, ticketId, id, body, internal).execute(ctx.db);
+  return id;
 }
 
 /**
@@ -44,19 +37,14 @@ export async function addComment(ctx: Context, key: string, input: CommentBody):
   await requireTicketAction(ctx, 'comment', ticket);
   const internal = input.internal ?? false;
   const id = randomUUID();
-  const visibility = internal ? 'internal' : 'public';
-  const insert = sql`
-    insert into comments (id, ticket_id, author_id, body_format, body_text, visibility)
-    values (${id}::uuid, ${ticket.id}::uuid, ${ctx.actor.memberId}::uuid, 'markdown', ${input.body}, ${visibility})
-    returning id, author_id, body_format, body_text, visibility, created_at, edited_at, search_vector`;
   const comment = await closeTicketChangeWithComment<Omit<CommentRow, 'author_name'>>(
     ctx,
     ticket,
     {
-      history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id, visibility } }] }],
+      history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id, visibility: internal ? 'internal' : 'public' } }] }],
       announcement: { kind: 'commented', payload: { comment_id: id, body: input.body, internal }, markdown: input.body },
     },
-    insert,
+    commentInsert(ctx, ticket.id, id, input.body, internal),
     ['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'],
   );
   // the author is the member making the request: their name as read with the request's token

@@ -113,11 +113,10 @@ export const labelNamesOfTicket = sql<string[]>`coalesce((select array_agg(l.nam
 
 /**
  * SQL: what a TicketSummary shows of ticket `t` (SummaryRow), joined to its project `p` and status
- * `s`. Lists read these rather than ticketRowColumns: a search's statement is planned for its
- * words every time, and each scalar subquery it holds is planned with it (issue 15: planning was
- * half of a search's time in PostgreSQL).
+ * `s`, as part of a whole ticket's row. Lists read less: ids named from the structure store
+ * (names.ts, `summaryCellsJson`).
  */
-export const summaryRowColumns = sql`
+const summaryRowColumns = sql`
   t.key, t.summary, p.key as project_key,
   (select name from ticket_types where id = t.type_id) as type_name,
   s.name as status_name, s.category as status_category,
