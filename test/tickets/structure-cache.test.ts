@@ -1,5 +1,8 @@
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StructureStore } from '../../src/core/structure-cache.ts';
+import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type SummaryCells } from '../../src/modules/tickets/index.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -69,5 +72,54 @@ describe('security levels: a level granted or taken shows at the next request (r
     await apply(FILE);
     expect((await asDev2('/tickets/TIX-2')).status).toBe(403);
     expect((await asDev2('/tickets?query=TIX-2')).body.tickets).toEqual([]);
+  });
+});
+
+// Lists (search, filters, boards, backlogs) name a ticket's project, type, priority and status
+// from the structure kept in memory, not from the database per row.
+const transition = (key: string, name: string) => service.request('POST', `/api/v1/tickets/${key}/transitions`, { token: lee, body: { transition: name } });
+
+/** The fixture with one more status (category in progress) and a transition into it from anywhere. */
+function withStatus(text: string, status: string, transitionName: string): string {
+  const changed = text
+    .replace('      - { name: Done, category: done }\n', `      - { name: Done, category: done }\n      - { name: ${status}, category: in_progress }\n`)
+    .replace('      - { name: Reopen, from: [Done], to: To Do }', `      - { name: Reopen, from: [Done], to: To Do }\n      - { name: ${transitionName}, from: any, to: ${status} }`);
+  expect(changed.split(status).length - 1).toBe(2);
+  return changed;
+}
+
+const BLOCKED = withStatus(FILE, 'Blocked', 'Block')
+  .replace('priorities: [High, Medium, Low]', 'priorities: [Urgent, High, Medium, Low]')
+  .replace('ticket_types: [Task, Bug,', 'ticket_types: [Task, Bug, Spike,');
+
+describe('lists name a ticket\'s status, priority and type as the workspace file has them at that request', () => {
+  it('shows a status, priority and type the file adds in filters and search at the next request', async () => {
+    const listed = async () => (await get('/tickets?project=TIX&sort=key&limit=100')).body.tickets.find((t: { key: string }) => t.key === 'TIX-3');
+    expect(await listed()).toMatchObject({ key: 'TIX-3', project: 'TIX', status: { name: 'To Do' }, priority: null, type: 'Task' });
+
+    await apply(BLOCKED);
+    expect((await transition('TIX-3', 'Block')).status).toBe(200);
+    expect((await service.request('PATCH', '/api/v1/tickets/TIX-3', { token: lee, body: { priority: 'Urgent', type: 'Spike' } })).status).toBe(200);
+
+    expect(await listed()).toMatchObject({ key: 'TIX-3', project: 'TIX', status: { name: 'Blocked', category: 'in_progress' }, priority: 'Urgent', type: 'Spike' });
+    const found = await get('/tickets?query=TIX-3');
+    expect(found.body.tickets[0]).toMatchObject({ key: 'TIX-3', status: { name: 'Blocked', category: 'in_progress' }, priority: 'Urgent', type: 'Spike' });
+  });
+
+  it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
+    // A request keeps the config_version it read with its token, while its later statements see
+    // a change committed since: a status the store, at that version, has never heard of.
+    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
+    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) } };
+    const cellsOf = async (key: string) =>
+      (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t ${summaryAssigneeJoin} where t.key = ${key}`.execute(service.db))
+        .rows[0]!.cells;
+    expect((await summaryRowsOf(request, [await cellsOf('TIX-1')], () => []))[0]).toMatchObject({ key: 'TIX-1', status_name: 'In Progress' });
+
+    await apply(withStatus(BLOCKED, 'Parked', 'Park'));
+    expect((await transition('TIX-1', 'Park')).status).toBe(200);
+
+    const [row] = await summaryRowsOf(request, [await cellsOf('TIX-1')], () => ['kept']);
+    expect(row).toMatchObject({ key: 'TIX-1', project_key: 'TIX', status_name: 'Parked', status_category: 'in_progress', labels: ['kept'] });
   });
 });
