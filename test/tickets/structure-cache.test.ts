@@ -45,6 +45,18 @@ describe('workspace structure: a change to the workspace file shows at the next 
     expect((await get('/projects/TIX')).body.components).toEqual(['API', 'Billing', 'Web']);
   });
 
+  it('lists the assignable members the file sets, with their names as the file gives them', async () => {
+    const assignable = async () => ((await get('/projects/TIX')).body.assignable_users as { name: string }[]).map((m) => m.name).sort();
+    expect(await assignable()).toEqual(['Ada Admin', 'Dev One', 'Dev Two', 'Lee Lead']);
+    const changed = FILE.replace('- { name: Developers, members: [dev1@example.com, dev2@example.com] }', '- { name: Developers, members: [dev1@example.com, vic@example.com] }')
+      .replace('- { name: Dev One, email: dev1@example.com, username: dev1 }', '- { name: Dev Uno, email: dev1@example.com, username: dev1 }');
+    expect(changed).not.toBe(FILE);
+    await apply(changed);
+    expect(await assignable()).toEqual(['Ada Admin', 'Dev Uno', 'Lee Lead', 'Vic Viewer']);
+    await apply(FILE);
+    expect(await assignable()).toEqual(['Ada Admin', 'Dev One', 'Dev Two', 'Lee Lead']);
+  });
+
   it('lists a label a new ticket added, though labels are not cached structure', async () => {
     expect((await get('/projects/TIX')).body.labels).not.toContain('fresh-label');
     const created = await service.request('POST', '/api/v1/tickets', {

@@ -80,16 +80,33 @@ export async function projectStructure(ctx: StructureReader, projectId: string):
   return (await cachedProjects(ctx)).structure.get(projectId)!;
 }
 
-/**
- * What GET /projects/{key} reads live, in one round trip: the project's labels (creating a ticket
- * may add one, so they are not structure) and the members who may be assigned its tickets.
- */
-export async function projectPeopleAndLabels(db: Kysely<DB>, projectId: string) {
-  const { rows } = await sql<{ labels: string[]; assignable: { id: string; name: string }[] }>`/*prepare*/
-    select
-      array(select name from labels where project_id = ${projectId} and not archived order by name) as labels,
-      coalesce((select json_agg(json_build_object('id', h.id, 'name', h.name) order by h.name, h.id)
-                from (${membersHoldingSql(projectId, 'ticket:transition')}) h), '[]') as assignable
+/** A project's labels, read live: creating a ticket may add one, so they are not structure. */
+export async function projectLabels(db: Kysely<DB>, projectId: string): Promise<string[]> {
+  const { rows } = await sql<{ labels: string[] }>`/*prepare*/
+    select array(select name from labels where project_id = ${projectId} and not archived order by name) as labels
   `.execute(db);
-  return rows[0]!;
+  return rows[0]!.labels;
+}
+
+export interface AssignableMember {
+  id: string;
+  name: string;
+}
+
+const assignableMembers = new StructureKind<readonly AssignableMember[]>('assignable-members');
+
+/**
+ * The members who may be assigned a project's tickets (they hold ticket:transition there, or
+ * administer the installation), by name, from the structure store: members, their names,
+ * activity and administrator flag, groups and roles are written only by the workspace file and
+ * the CLI, each of which bumps config_version.
+ */
+export function cachedAssignableMembers(ctx: StructureReader, projectId: string): Promise<readonly AssignableMember[]> {
+  return ctx.structure.get(ctx, assignableMembers, projectId, async () => {
+    const { rows } = await sql<{ assignable: AssignableMember[] }>`
+      select coalesce((select json_agg(json_build_object('id', h.id, 'name', h.name) order by h.name, h.id)
+                       from (${membersHoldingSql(projectId, 'ticket:transition')}) h), '[]') as assignable
+    `.execute(ctx.db);
+    return rows[0]!.assignable;
+  });
 }
