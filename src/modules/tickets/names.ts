@@ -69,11 +69,31 @@ export interface IdentifiedSummaryRow extends SummaryRow {
   id: string;
 }
 
-function knowsAll(names: TicketNames, cells: readonly SummaryCells[]): boolean {
-  return cells.every(
-    ([, , , projectId, typeId, statusId, priorityId]) =>
-      names.projects.has(projectId) && names.types.has(typeId) && names.statuses.has(statusId) && (priorityId === null || names.priorities.has(priorityId)),
-  );
+/** The rows, named from `names`; null when one of their ids is not there. */
+function named(names: TicketNames, cells: readonly SummaryCells[], labelsOf: (id: string) => string[]): IdentifiedSummaryRow[] | null {
+  const rows: IdentifiedSummaryRow[] = [];
+  for (const [id, key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt] of cells) {
+    const project = names.projects.get(projectId);
+    const type = names.types.get(typeId);
+    const status = names.statuses.get(statusId);
+    const priority = priorityId === null ? null : names.priorities.get(priorityId);
+    if (project === undefined || type === undefined || status === undefined || priority === undefined) return null;
+    rows.push({
+      id,
+      key,
+      summary,
+      project_key: project,
+      type_name: type,
+      status_name: status.name,
+      status_category: status.category,
+      priority_name: priority,
+      assignee_id: assigneeId,
+      assignee_name: assigneeName,
+      labels: labelsOf(id),
+      updated_at: updatedAt,
+    });
+  }
+  return rows;
 }
 
 /**
@@ -87,24 +107,7 @@ export async function summaryRowsOf(
   cells: readonly SummaryCells[],
   labelsOf: (id: string) => string[],
 ): Promise<IdentifiedSummaryRow[]> {
-  let names = await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db));
-  if (!knowsAll(names, cells)) names = await loadTicketNames(ctx.db);
-  if (!knowsAll(names, cells)) throw new Error('A ticket refers to a project, type, priority or status that no longer exists');
-  return cells.map(([id, key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt]) => {
-    const status = names.statuses.get(statusId)!;
-    return {
-      id,
-      key,
-      summary,
-      project_key: names.projects.get(projectId)!,
-      type_name: names.types.get(typeId)!,
-      status_name: status.name,
-      status_category: status.category,
-      priority_name: priorityId === null ? null : names.priorities.get(priorityId)!,
-      assignee_id: assigneeId,
-      assignee_name: assigneeName,
-      labels: labelsOf(id),
-      updated_at: updatedAt,
-    };
-  });
+  const rows = named(await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db)), cells, labelsOf) ?? named(await loadTicketNames(ctx.db), cells, labelsOf);
+  if (!rows) throw new Error('A ticket refers to a project, type, priority or status that no longer exists');
+  return rows;
 }
