@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StructureStore } from '../../src/core/structure-cache.ts';
+import { findTicketDetail, nameTicketDetail } from '../../src/modules/tickets/detail.ts';
 import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type SummaryCells } from '../../src/modules/tickets/index.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
@@ -133,5 +134,46 @@ describe('lists name a ticket\'s status, priority and type as the workspace file
 
     const [row] = await summaryRowsOf(request, [await cellsOf('TIX-1')], () => ['kept']);
     expect(row).toMatchObject({ key: 'TIX-1', project_key: 'TIX', status_name: 'Parked', status_category: 'in_progress', labels: ['kept'] });
+  });
+});
+
+// A ticket's detail names its project, type, status, priority, resolution and security level from
+// the same structure kept in memory (detail.ts, nameTicketDetail).
+const PARKED = withStatus(BLOCKED, 'Parked', 'Park');
+
+describe('a ticket\'s detail names its type, status, priority and security level as the workspace file has them at that request', () => {
+  it('shows the names the file gives them at the next request', async () => {
+    await apply(PARKED);
+    const names = async () => {
+      const [one, two, three] = await Promise.all(['TIX-1', 'TIX-2', 'TIX-3'].map(async (key) => (await get(`/tickets/${key}`)).body));
+      return { type: one.type, priority: one.priority, level: two.security_level, status: three.status.name };
+    };
+    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked' });
+
+    const renamed = PARKED.replace('priorities: [Urgent, High, Medium, Low]', 'priorities: [Urgent, HIGH, Medium, Low]')
+      .replace('ticket_types: [Task, Bug, Spike,', 'ticket_types: [Task, BUG, Spike,')
+      .replace('- { name: Staff only,', '- { name: STAFF ONLY,')
+      .replace('- { name: Blocked, category: in_progress }', '- { name: BLOCKED, category: in_progress }');
+    expect(['HIGH', 'BUG', 'STAFF ONLY', 'BLOCKED'].every((name) => renamed.includes(name))).toBe(true);
+    await apply(renamed);
+    expect(await names()).toEqual({ type: 'BUG', priority: 'HIGH', level: 'STAFF ONLY', status: 'BLOCKED' });
+
+    await apply(PARKED);
+    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked' });
+  });
+
+  it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
+    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
+    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) } };
+    const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
+    const read = async (key: string) => (await findTicketDetail(service.db, key, scope))!;
+    expect(await nameTicketDetail(request, await read('TIX-3'))).toMatchObject({ key: 'TIX-3', status_name: 'Blocked' });
+
+    await apply(withStatus(PARKED, 'Shelved', 'Shelve'));
+    expect((await transition('TIX-3', 'Shelve')).status).toBe(200);
+
+    const row = await nameTicketDetail(request, await read('TIX-3'));
+    expect(row).toMatchObject({ key: 'TIX-3', project_key: 'TIX', status_name: 'Shelved', status_category: 'in_progress' });
+    expect(row.workflow_id).toBe((await sql<{ id: string }>`select workflow_id as id from ticket_types where id = ${row.type_id}`.execute(service.db)).rows[0]!.id);
   });
 });

@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely';
+import type { StructureReader } from '../../core/structure-cache.ts';
 import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
 import { levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
+import { withTicketNames, type TicketNames } from './names.ts';
 import type { CommentRow, SummaryRow, WorklogRow } from './present.ts';
-import { ticketRowColumns, ticketStateColumns, type TicketRow, type TicketState } from './repo.ts';
+import { labelNamesOf, ticketOwnColumns, type TicketRow, type TicketState, type TicketStructureNames } from './repo.ts';
 
 export interface LinkRow {
   relation: string;
@@ -25,20 +27,60 @@ export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
   role_ids: string[] | null;
 }
 
+/** What the detail's row names from the structure store rather than reading it. */
+type DetailNames = TicketStructureNames & Pick<TicketState, 'project_default_assignee_id' | 'workflow_id'>;
+
+/** The detail as its statement reads it: ids where the answer shows names. */
+export type TicketDetailRead = Omit<TicketDetailRow, keyof DetailNames>;
+
+function namedDetail(names: TicketNames, read: TicketDetailRead): TicketDetailRow | null {
+  const projectKey = names.projects.get(read.project_id);
+  const project = names.projectNaming.get(read.project_id);
+  const typeName = names.types.get(read.type_id);
+  const workflowId = names.typeWorkflows.get(read.type_id);
+  const status = names.statuses.get(read.status_id);
+  const priority = read.priority_id === null ? null : names.priorities.get(read.priority_id);
+  const resolution = read.resolution_id === null ? null : names.resolutions.get(read.resolution_id);
+  const level = read.security_level_id === null ? null : names.securityLevels.get(read.security_level_id);
+  if (projectKey === undefined || project === undefined || typeName === undefined || workflowId === undefined || status === undefined) return null;
+  if (priority === undefined || resolution === undefined || level === undefined) return null;
+  return {
+    ...read,
+    project_key: projectKey,
+    project_kind: project.kind,
+    project_default_assignee_id: project.defaultAssigneeId,
+    type_name: typeName,
+    workflow_id: workflowId,
+    status_name: status.name,
+    status_category: status.category,
+    priority_name: priority,
+    resolution_name: resolution,
+    security_level_name: level,
+  };
+}
+
+/** The detail with its project, type, status, priority, resolution and level named from the structure store. */
+export function nameTicketDetail(ctx: StructureReader, read: TicketDetailRead): Promise<TicketDetailRow> {
+  return withTicketNames(ctx, (names) => namedDetail(names, read));
+}
+
 /**
  * One ticket by key with its children in one round trip (ARCHITECTURE §1): comments the member may
  * read (oldest first), worklogs (newest first), links and subtasks to tickets they may see, each
  * as a JSON array. Visibility is decided in the query: the children are only read when the ticket
  * itself is visible. Timestamps are cast to text, the form every other read returns them in.
+ * Names of the workspace's structure are left to nameTicketDetail: joined here, the project, type
+ * and status and the lookups of the other names were a fifth of the statement's cost in
+ * PostgreSQL, set up on every execution (issue 15).
  */
-export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope): Promise<TicketDetailRow | undefined> {
+export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope): Promise<TicketDetailRead | undefined> {
   const visible = sql`(v.project_visible and v.level_granted)`;
   // an administrator's conditions on roles always hold: their roles are not read
   const roleIds = scope.isAdmin
     ? sql`null::uuid[]`
     : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
-  const result = await sql<TicketDetailRow>`/*prepare*/
-    select ${ticketStateColumns}, ${ticketRowColumns},
+  const result = await sql<TicketDetailRead>`/*prepare*/
+    select ${ticketOwnColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((
         -- the author's name looked up per comment: joined, the plan read every member to hash them
@@ -81,16 +123,12 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
                  'assignee_id', c.assignee_id,
                  'assignee_name', (select display_name from members where id = c.assignee_id),
                  'updated_at', c.updated_at::text,
-                 'labels', coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
-                                     join labels l on l.id = tl.label_id where tl.ticket_id = c.id), '{}'))
+                 'labels', ${labelNamesOf('c')})
                order by c.rank nulls last, c.number)
         from tickets c join statuses cs on cs.id = c.status_id
         where c.parent_id = t.id and ${visibleTicketSql(scope, 'c')}), '[]') end as subtasks,
       ${roleIds} as role_ids
     from tickets t
-    join projects p on p.id = t.project_id
-    join ticket_types tt on tt.id = t.type_id
-    join statuses s on s.id = t.status_id
     -- the member's visibility of this ticket, computed once: "offset 0" keeps the planner from
     -- copying these expressions into every place that names them
     cross join lateral (

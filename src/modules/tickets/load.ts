@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
-import { findTicketDetail } from './detail.ts';
+import { findTicketDetail, nameTicketDetail } from './detail.ts';
 import { withDeals } from './extensions.ts';
 import { cachedWorkflow } from './project-config.ts';
 import { normalizeKey } from '../../core/names.ts';
@@ -46,14 +46,15 @@ export async function transitionsFor(ctx: Context, ticket: TicketState, knownRol
 /**
  * One ticket as a member sees it: comments they may read (oldest first), worklogs (newest first),
  * visible links and subtasks, and the transitions they can take now. Used by GET /tickets/{key}
- * and the ticket's page; its signature stays stable. Three round trips at most: the member's
- * grants, the ticket with its children (findTicketDetail), and its workflow when not cached.
+ * and the ticket's page; its signature stays stable. One round trip warm (findTicketDetail); the
+ * workflow and the structure's names (nameTicketDetail) are read only when not cached.
  */
 export async function getTicket(ctx: Context, key: string): Promise<TicketDetail> {
-  const row = await findTicketDetail(ctx.db, key, await ticketScope(ctx));
+  const read = await findTicketDetail(ctx.db, key, await ticketScope(ctx));
   // the same answers as loadVisibleTicket: 404 when missing or in a hidden project, 403 behind a level
-  refuseUnseen(row?.key ?? normalizeKey(key), row);
-  if (!row) throw new Error('refuseUnseen let a missing ticket through');
+  refuseUnseen(read?.key ?? normalizeKey(key), read);
+  if (!read) throw new Error('refuseUnseen let a missing ticket through');
+  const row = await nameTicketDetail(ctx, read);
   const moves = await transitionsFor(ctx, row, row.role_ids ? new Set(row.role_ids) : undefined);
   const links: Link[] = (row.links ?? []).map((link) => ({
     relation: link.relation,

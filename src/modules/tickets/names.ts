@@ -5,35 +5,58 @@ import type { SummaryRow } from './present.ts';
 
 type StatusCategory = SummaryRow['status_category'];
 
-/** Every project's key and every ticket type's, priority's and status's name, by id. */
+/** What a ticket's row names of its project beyond the key. */
+export interface ProjectNaming {
+  kind: string;
+  defaultAssigneeId: string | null;
+}
+
+/**
+ * Every project's key and every ticket type's, priority's and status's name, by id; and what a
+ * ticket's detail names besides: projects' kinds, types' workflows, resolutions and security levels.
+ */
 export interface TicketNames {
   projects: ReadonlyMap<string, string>;
   types: ReadonlyMap<string, string>;
   priorities: ReadonlyMap<string, string>;
   statuses: ReadonlyMap<string, { name: string; category: StatusCategory }>;
+  projectNaming: ReadonlyMap<string, ProjectNaming>;
+  typeWorkflows: ReadonlyMap<string, string>;
+  resolutions: ReadonlyMap<string, string>;
+  securityLevels: ReadonlyMap<string, string>;
 }
 
 interface NamesRow {
-  projects: Record<string, string>;
-  types: Record<string, string>;
+  projects: Record<string, [key: string, kind: string, defaultAssigneeId: string | null]>;
+  types: Record<string, [name: string, workflowId: string]>;
   priorities: Record<string, string>;
   statuses: Record<string, [string, StatusCategory]>;
+  resolutions: Record<string, string>;
+  security_levels: Record<string, string>;
 }
 
 /** All of them in one round trip: a workspace holds hundreds of these, not millions. */
 async function loadTicketNames(db: Kysely<DB>): Promise<TicketNames> {
   const { rows } = await sql<NamesRow>`
-    select coalesce((select json_object_agg(id, key) from projects), '{}') as projects,
-           coalesce((select json_object_agg(id, name) from ticket_types), '{}') as types,
+    select coalesce((select json_object_agg(id, json_build_array(key, kind, default_assignee_id)) from projects), '{}') as projects,
+           coalesce((select json_object_agg(id, json_build_array(name, workflow_id)) from ticket_types), '{}') as types,
            coalesce((select json_object_agg(id, name) from priorities), '{}') as priorities,
-           coalesce((select json_object_agg(id, json_build_array(name, category)) from statuses), '{}') as statuses
+           coalesce((select json_object_agg(id, json_build_array(name, category)) from statuses), '{}') as statuses,
+           coalesce((select json_object_agg(id, name) from resolutions), '{}') as resolutions,
+           coalesce((select json_object_agg(id, name) from security_levels), '{}') as security_levels
   `.execute(db);
   const row = rows[0]!;
+  const projects = Object.entries(row.projects);
+  const types = Object.entries(row.types);
   return {
-    projects: new Map(Object.entries(row.projects)),
-    types: new Map(Object.entries(row.types)),
+    projects: new Map(projects.map(([id, [key]]) => [id, key])),
+    types: new Map(types.map(([id, [name]]) => [id, name])),
     priorities: new Map(Object.entries(row.priorities)),
     statuses: new Map(Object.entries(row.statuses).map(([id, [name, category]]) => [id, { name, category }])),
+    projectNaming: new Map(projects.map(([id, [, kind, defaultAssigneeId]]) => [id, { kind, defaultAssigneeId }])),
+    typeWorkflows: new Map(types.map(([id, [, workflowId]]) => [id, workflowId])),
+    resolutions: new Map(Object.entries(row.resolutions)),
+    securityLevels: new Map(Object.entries(row.security_levels)),
   };
 }
 
@@ -97,17 +120,23 @@ function named(names: TicketNames, cells: readonly SummaryCells[], labelsOf: (id
 }
 
 /**
- * Summary rows from their cells, named from the structure store. Structure changes bump
- * config_version, but a request may read a ticket moved into a status created after the version
- * it read with its token: then the names are read again, uncached. Tickets refer to their
- * project, type, priority and status by foreign key, so that read knows them all.
+ * What `apply` makes of the names in the structure store; null from it means an id was missing.
+ * Structure changes bump config_version, but a request may read a ticket moved into a status
+ * created after the version it read with its token: then the names are read again, uncached.
+ * Tickets refer to their project, type, priority, status, resolution and security level by
+ * foreign key, so that read knows them all.
  */
-export async function summaryRowsOf(
+export async function withTicketNames<T>(ctx: StructureReader, apply: (names: TicketNames) => T | null): Promise<T> {
+  const result = apply(await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db))) ?? apply(await loadTicketNames(ctx.db));
+  if (result === null) throw new Error('A ticket refers to a project, type, priority, status, resolution or security level that no longer exists');
+  return result;
+}
+
+/** Summary rows from their cells, named from the structure store. */
+export function summaryRowsOf(
   ctx: StructureReader,
   cells: readonly SummaryCells[],
   labelsOf: (id: string) => string[],
 ): Promise<IdentifiedSummaryRow[]> {
-  const rows = named(await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db)), cells, labelsOf) ?? named(await loadTicketNames(ctx.db), cells, labelsOf);
-  if (!rows) throw new Error('A ticket refers to a project, type, priority or status that no longer exists');
-  return rows;
+  return withTicketNames(ctx, (names) => named(names, cells, labelsOf));
 }

@@ -107,36 +107,23 @@ export type TicketRow = Pick<
   fields: Record<string, string> | null;
 };
 
-/** SQL: the names of ticket `t`'s labels, in name order. */
-export const labelNamesOfTicket = sql<string[]>`coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
-  join labels l on l.id = tl.label_id where tl.ticket_id = t.id), '{}')`;
+/** SQL: the names of the labels of the ticket under `alias`, in name order. */
+export const labelNamesOf = (alias: string) => sql<string[]>`coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
+  join labels l on l.id = tl.label_id where tl.ticket_id = ${sql.ref(`${alias}.id`)}), '{}')`;
 
 /**
- * SQL: what a TicketSummary shows of ticket `t` (SummaryRow), joined to its project `p` and status
- * `s`, as part of a whole ticket's row. Lists read less: ids named from the structure store
- * (names.ts, `summaryCellsJson`).
+ * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure: its
+ * own, its people's names, its parent's key, its labels, components, versions and fields. Scalar
+ * subqueries rather than a ten-way join: each is planned alone, which keeps planning (the larger
+ * cost of a one-row read, on PGlite especially) small.
  */
-const summaryRowColumns = sql`
-  t.key, t.summary, p.key as project_key,
-  (select name from ticket_types where id = t.type_id) as type_name,
-  s.name as status_name, s.category as status_category,
-  (select name from priorities where id = t.priority_id) as priority_name,
+export const ticketOwnColumns = sql`
+  t.id, t.key, t.number, t.project_id, t.summary,
   t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
-  ${labelNamesOfTicket} as labels,
-  t.updated_at`;
-
-/**
- * SQL: the TicketRow columns of ticket `t` joined to its project `p` and status `s`: a summary's,
- * and the rest of the ticket. Scalar subqueries rather than a ten-way join: each is planned alone,
- * which keeps planning (the larger cost of a one-row read, on PGlite especially) small.
- */
-export const ticketRowColumns = sql`${summaryRowColumns},
-  t.id, t.number, t.project_id, p.kind as project_kind,
-  (select name from resolutions where id = t.resolution_id) as resolution_name,
+  ${labelNamesOf('t')} as labels, t.updated_at,
   t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
   (select key from tickets where id = t.parent_id) as parent_key,
-  t.security_level_id, (select name from security_levels where id = t.security_level_id) as security_level_name,
-  t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
+  t.security_level_id, t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
   t.due_date::text as due_date, t.created_at, t.resolved_at,
   t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
   coalesce((select array_agg(c.name order by c.position) from ticket_components tc
@@ -147,6 +134,24 @@ export const ticketRowColumns = sql`${summaryRowColumns},
             join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
   (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
     join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields`;
+
+/** The TicketRow columns ticketOwnColumns leaves out: names of the workspace's structure. */
+export type TicketStructureNames = Pick<
+  TicketRow,
+  'project_key' | 'project_kind' | 'type_name' | 'status_name' | 'status_category' | 'priority_name' | 'resolution_name' | 'security_level_name'
+>;
+
+/**
+ * SQL: the TicketRow columns of ticket `t` joined to its project `p` and status `s`. A ticket's
+ * detail reads ticketOwnColumns alone and names the rest from the structure store (detail.ts).
+ */
+export const ticketRowColumns = sql`${ticketOwnColumns},
+  p.key as project_key, p.kind as project_kind,
+  (select name from ticket_types where id = t.type_id) as type_name,
+  s.name as status_name, s.category as status_category,
+  (select name from priorities where id = t.priority_id) as priority_name,
+  (select name from resolutions where id = t.resolution_id) as resolution_name,
+  (select name from security_levels where id = t.security_level_id) as security_level_name`;
 
 /** TicketRows by id, in the order of `ids`, in one query. */
 export async function ticketRows(db: Kysely<DB>, ids: readonly string[]): Promise<TicketRow[]> {

@@ -8,7 +8,7 @@ import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
 import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type SummaryCells } from './names.ts';
 import { presentSummary } from './present.ts';
-import { labelNamesOfTicket } from './repo.ts';
+import { labelNamesOf } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
 import { PREPARE } from '../../storage/prepared.ts';
@@ -119,7 +119,7 @@ interface PageRow {
 async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<PageRow[]> {
   const result = await sql<PageRow>`${marker}
     with page as (${page})
-    select ${summaryCellsJson} as cells, ${labelNamesOfTicket} as labels, x.total
+    select ${summaryCellsJson} as cells, ${labelNamesOf('t')} as labels, x.total
     from page x
     join tickets t on t.id = x.id
     ${summaryAssigneeJoin} ${sortJoins(sort)}
