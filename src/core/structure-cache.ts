@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/schema.ts';
+import { deepFreeze } from './deep-freeze.ts';
 import type { WorkspaceSettings } from './settings.ts';
 
 /** What a cached read needs from the request: its database (or transaction), the settings read with its token, and the app's store. */
@@ -63,14 +64,4 @@ export class StructureStore {
     });
     return found;
   }
-}
-
-/** Values are shared by every request of the app: frozen, so a caller that changed one would fail loudly. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    const children = value instanceof Map ? [...value.values()] : Object.values(value);
-    for (const child of children) deepFreeze(child);
-  }
-  return value;
 }

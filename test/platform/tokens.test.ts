@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens.ts';
+import { setSwitch } from '../../src/core/settings.ts';
+import { applyWorkspace } from '../../src/workspace/apply.ts';
+import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -154,6 +158,45 @@ describe('personal tokens: 401 invalid_token when a token stops working (spec 5.
   it('answers a 401 on every operation of the registry, before anything else', async () => {
     for (const path of ['/api/v1/me', '/api/v1/projects', '/api/v1/projects/CORE', '/api/v1/projects/NOPE']) {
       expectRefused(await service.request('GET', path), CHALLENGE);
+    }
+  });
+});
+
+describe('personal tokens: a token in use sees what a switch or the workspace file changed at its very next request', () => {
+  // The process keeps a token's member, settings and grants while config_version stays, and
+  // checks the token itself on every request (auth/bearer.ts).
+  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
+
+  it('is refused by a switch turned off, and let in once it is on again', async () => {
+    const { secret } = await mint('Lee Lead');
+    expect((await service.request('GET', '/api/v1/me', { token: secret })).status).toBe(200);
+    await setSwitch(service.db, 'rest_api', false);
+    try {
+      const refused = await service.request('GET', '/api/v1/me', { token: secret });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('feature_disabled');
+    } finally {
+      await setSwitch(service.db, 'rest_api', true);
+    }
+    expect((await service.request('GET', '/api/v1/me', { token: secret })).status).toBe(200);
+  });
+
+  it('answers with the name the file gives its member, and refuses it once the file deactivates them', async () => {
+    const { secret } = await mint('Lee Lead');
+    const name = async () => (await service.request('GET', '/api/v1/me', { token: secret })).body.user.name;
+    expect(await name()).toBe('Lee Lead');
+    const lee = '- { name: Lee Lead, email: lee@example.com,';
+    expect(FILE).toContain(lee);
+    await apply(FILE.replace(lee, '- { name: Lee Leader, email: lee@example.com,'));
+    expect(await name()).toBe('Lee Leader');
+    await apply(FILE);
+    expect(await name()).toBe('Lee Lead');
+    try {
+      await apply(FILE.replace(lee, `${lee} active: false,`));
+      expectRefused(await service.request('GET', '/api/v1/me', { token: secret }), INVALID_CHALLENGE);
+    } finally {
+      await apply(FILE.replace(lee, `${lee} active: true,`));
     }
   });
 });
