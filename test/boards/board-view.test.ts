@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setSwitch } from '../../src/core/settings.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { backlog, board, columnKeys, createTicket, tokensFor, transition, type Tokens } from './support.ts';
 
@@ -143,13 +144,13 @@ describe('TicketSummary on a card: its labels in name order', () => {
 
 describe('modules: boards switched off', () => {
   it('answers 403 feature_disabled', async () => {
-    await service.db.updateTable('workspace_settings').set({ module_boards: false }).execute();
+    await setSwitch(service.db, 'boards', false);
     try {
       const reply = await service.request('GET', '/api/v1/boards', { token: t.ada });
       expect(reply.status).toBe(403);
       expect(reply.body.error.code).toBe('feature_disabled');
     } finally {
-      await service.db.updateTable('workspace_settings').set({ module_boards: true }).execute();
+      await setSwitch(service.db, 'boards', true);
     }
   });
 });

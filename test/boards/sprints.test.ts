@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setSwitch } from '../../src/core/settings.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { backlog, board, columnKeys, createTicket, tokensFor, transition, type Tokens } from './support.ts';
 
@@ -263,13 +264,13 @@ describe('3.1 future → removed: DELETE …/sprints/{sprint}', () => {
 
 describe('modules: sprints switched off', () => {
   it('answers 403 feature_disabled', async () => {
-    await service.db.updateTable('workspace_settings').set({ module_sprints: false }).execute();
+    await setSwitch(service.db, 'sprints', false);
     try {
       const reply = await api('GET', '/sprints', t.ada);
       expect(reply.status).toBe(403);
       expect(reply.body.error.code).toBe('feature_disabled');
     } finally {
-      await service.db.updateTable('workspace_settings').set({ module_sprints: true }).execute();
+      await setSwitch(service.db, 'sprints', true);
     }
   });
 });
