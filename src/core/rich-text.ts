@@ -17,11 +17,21 @@ interface MdNode {
   children?: MdNode[];
 }
 
+/**
+ * GitHub-flavoured Markdown's extensions, built once: they hold no state of a document, and
+ * building them took a quarter of each parse (issue 15: 210 → 155 µs for a one-line comment).
+ */
+const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+
+const parseMarkdown = (markdown: string): MdNode => fromMarkdown(markdown, GFM) as MdNode;
+
 const MENTION = /(^|[^\w@.])@([A-Za-z0-9._-]*[A-Za-z0-9_])/g;
 
 /** Usernames mentioned as `@username` in Markdown text, outside code (lowercased, unique). */
 export function mentionedUsernames(markdown: string): string[] {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as MdNode;
+  // a mention needs an `@`, written or as a character reference (`&#64;`): without either, no parse
+  if (!/[@&]/.test(markdown)) return [];
+  const tree = parseMarkdown(markdown);
   const found = new Set<string>();
   const visit = (node: MdNode) => {
     if (node.type === 'code' || node.type === 'inlineCode' || node.type === 'link') return;
@@ -54,7 +64,7 @@ export function plainText(format: string | null, text: string | null): string {
       .trim();
   }
   const markdown = format === 'imported_wiki' ? wikiToMarkdown(text) : text;
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as MdNode;
+  const tree = parseMarkdown(markdown);
   const blocks: string[] = [];
   const words = (node: MdNode): string => (node.value ?? '') + (node.children ?? []).map(words).join('');
   const visit = (node: MdNode) => {

@@ -9,8 +9,10 @@ import { ticketHref } from './links.ts';
  * drops links with dangerous protocols (`javascript:`…) unless told otherwise, and we never tell
  * it: whatever an agent or an import wrote stays inert. The API itself never returns HTML (spec 2.2).
  */
+const GFM = { extensions: [gfm()], htmlExtensions: [gfmHtml()] };
+
 export function markdownToHtml(markdown: string, projectKeys: ReadonlySet<string> = new Set()): Html {
-  const rendered = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+  const rendered = micromark(markdown, GFM);
   return new Html(projectKeys.size ? linkTicketKeys(rendered, projectKeys) : rendered);
 }
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StructureStore } from '../../src/core/structure-cache.ts';
 import { findTicketDetail, nameTicketDetail } from '../../src/modules/tickets/detail.ts';
-import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type SummaryCells } from '../../src/modules/tickets/index.ts';
+import { summaryAssigneeJoin, summaryCellsJson, summariesOf, type SummaryCells } from '../../src/modules/tickets/index.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -123,17 +123,17 @@ describe('lists name a ticket\'s status, priority and type as the workspace file
     // A request keeps the config_version it read with its token, while its later statements see
     // a change committed since: a status the store, at that version, has never heard of.
     const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) } };
+    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
     const cellsOf = async (key: string) =>
       (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t ${summaryAssigneeJoin} where t.key = ${key}`.execute(service.db))
         .rows[0]!.cells;
-    expect((await summaryRowsOf(request, [await cellsOf('TIX-1')], () => []))[0]).toMatchObject({ key: 'TIX-1', status_name: 'In Progress' });
+    expect((await summariesOf(request, [await cellsOf('TIX-1')], () => []))[0]).toMatchObject({ key: 'TIX-1', status: { name: 'In Progress' } });
 
     await apply(withStatus(BLOCKED, 'Parked', 'Park'));
     expect((await transition('TIX-1', 'Park')).status).toBe(200);
 
-    const [row] = await summaryRowsOf(request, [await cellsOf('TIX-1')], () => ['kept']);
-    expect(row).toMatchObject({ key: 'TIX-1', project_key: 'TIX', status_name: 'Parked', status_category: 'in_progress', labels: ['kept'] });
+    const [summary] = await summariesOf(request, [await cellsOf('TIX-1')], () => ['kept']);
+    expect(summary).toMatchObject({ key: 'TIX-1', project: 'TIX', status: { name: 'Parked', category: 'in_progress' }, labels: ['kept'], url: 'http://atrium.test/browse/TIX-1' });
   });
 });
 

@@ -337,6 +337,13 @@ describe('comments: timed now, internal notes, @mentions notify', () => {
     expect(sent.map((n) => [n.username, n.kind])).toEqual([['dev2', 'mentioned']]);
   });
 
+  it('notifies a member mentioned through a character reference (`&#64;dev2`), as Markdown reads it', async () => {
+    const ticket = (await create('lee', { summary: 'Referenced mention' })).body;
+    await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body: 'Ping &#64;dev2' });
+    const sent = await notifications(ticket.key);
+    expect(sent.map((n) => [n.username, n.kind])).toEqual([['dev2', 'mentioned']]);
+  });
+
   it('notifies watchers except the member who commented', async () => {
     const ticket = (await create('dev1', { summary: 'Watched' })).body;
     await call('dev1', 'POST', `/tickets/${ticket.key}/comments`, { body: 'my own' });

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleTicket, presentSummary, requireTicketAction, ticketScope, type Ticket, type TicketSummary } from '../tickets/index.ts';
+import { loadVisibleTicket, requireTicketAction, ticketScope, type Ticket } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
 import { rankCard, resolvePlace } from './placement.ts';
 import { cardsWhere } from './summaries.ts';
@@ -16,11 +16,6 @@ import { all, inNoOpenSprint, inProjects, inSprint, isOpen, onTicket, visibleTo 
 export const backlogList = (board: LoadedBoard, projectIds: readonly string[]): RawBuilder<boolean> =>
   all([inProjects(projectIds), isOpen, inNoOpenSprint(board.id)]);
 
-async function summaries(ctx: Context, condition: RawBuilder<boolean>): Promise<TicketSummary[]> {
-  const rows = await cardsWhere(ctx, condition);
-  return rows.map((row) => presentSummary(row, ctx.publicUrl));
-}
-
 /** Open sprints in backlog order: the active one first, then future ones in their order. */
 export function openSprintsInOrder(sprints: readonly SprintRow[]): SprintRow[] {
   return [...sprints.filter((s) => s.state === 'active'), ...sprints.filter((s) => s.state === 'future')];
@@ -33,9 +28,9 @@ export async function getBacklog(ctx: Context, number: number): Promise<Backlog>
   const sprints = openSprintsInOrder(await sprintRows(ctx.db, board.id));
   const withTickets = [];
   for (const sprint of sprints) {
-    withTickets.push({ ...presentSprint(sprint), tickets: await summaries(ctx, all([...seen, inSprint(sprint.id)])) });
+    withTickets.push({ ...presentSprint(sprint), tickets: await cardsWhere(ctx, all([...seen, inSprint(sprint.id)])) });
   }
-  const backlog = await summaries(ctx, all([...seen, backlogList(board, board.visibleProjects.map((p) => p.id))]));
+  const backlog = await cardsWhere(ctx, all([...seen, backlogList(board, board.visibleProjects.map((p) => p.id))]));
   return { board: board.number, sprints: withTickets, backlog };
 }
 

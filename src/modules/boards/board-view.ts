@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { presentSummary, summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, ticketScope, visibleTicketSql, type SummaryCells } from '../tickets/index.ts';
+import { summariesOf, summaryAssigneeJoin, summaryCellsJson, ticketScope, visibleTicketSql, type SummaryCells } from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
 import { listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
@@ -84,7 +84,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
            ${cardLabelsJson(sql`shown c`)} as labels
   `.execute(ctx.db);
   const first = result.rows[0];
-  const rows = first ? await summaryRowsOf(ctx, first.cards, (id) => first.labels[id] ?? []) : [];
+  const cards = first ? await summariesOf(ctx, first.cards, (id) => first.labels[id] ?? []) : [];
   const { unmapped, hidden_done } = first ?? { unmapped: 0, hidden_done: 0 };
   const position = columnOf(columns);
   const presented: Column[] = columns.map((c) => ({
@@ -96,9 +96,9 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
     tickets: [],
   }));
   const byPosition = new Map(presented.map((c) => [c.index, c]));
-  for (const row of rows) {
-    const at = position.get(normalizeName(row.status_name));
-    if (at !== undefined) byPosition.get(at)?.tickets.push(presentSummary(row, ctx.publicUrl));
+  for (const card of cards) {
+    const at = position.get(normalizeName(card.status.name));
+    if (at !== undefined) byPosition.get(at)?.tickets.push(card);
   }
   return {
     ...presentBoard(board, ctx.publicUrl),

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
-import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type IdentifiedSummaryRow, type SummaryCells } from '../tickets/index.ts';
+import { summariesOf, summaryAssigneeJoin, summaryCellsJson, type SummaryCells, type TicketSummary } from '../tickets/index.ts';
 import { MAX_TICKETS } from './ticket-sets.ts';
 
 /**
@@ -24,7 +24,7 @@ export const cardLabelsJson = (cards: RawBuilder<unknown>) => sql<Record<string,
 export const cardSourceColumns = sql`t.id, t.rank, t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, t.updated_at`;
 
 /** The cards of the first 500 tickets `t` (with status `s`) that meet `condition`, in rank order, in one query. */
-export async function cardsWhere(ctx: Context, condition: RawBuilder<boolean>): Promise<IdentifiedSummaryRow[]> {
+export async function cardsWhere(ctx: Context, condition: RawBuilder<boolean>): Promise<TicketSummary[]> {
   const result = await sql<{ cards: SummaryCells[]; labels: Record<string, string[]> }>`
     with shown as (
       select ${cardSourceColumns}
@@ -37,5 +37,5 @@ export async function cardsWhere(ctx: Context, condition: RawBuilder<boolean>): 
            ${cardLabelsJson(sql`shown c`)} as labels
   `.execute(ctx.db);
   const { cards, labels } = result.rows[0]!;
-  return summaryRowsOf(ctx, cards, (id) => labels[id] ?? []);
+  return summariesOf(ctx, cards, (id) => labels[id] ?? []);
 }

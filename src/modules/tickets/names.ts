@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
 import type { DB } from '../../storage/schema.ts';
-import type { SummaryRow } from './present.ts';
+import { person, ticketUrl, type SummaryRow } from './present.ts';
+import type { TicketSummary } from './schemas.ts';
+import { toTimestamp } from '../../core/time.ts';
 
 type StatusCategory = SummaryRow['status_category'];
 
@@ -88,35 +90,34 @@ export type SummaryCells = [
   updatedAt: string,
 ];
 
-export interface IdentifiedSummaryRow extends SummaryRow {
-  id: string;
-}
+/** A summary read from its cells: its ticket always has a status. */
+export type ListedSummary = TicketSummary & { status: NonNullable<TicketSummary['status']> };
 
-/** The rows, named from `names`; null when one of their ids is not there. */
-function named(names: TicketNames, cells: readonly SummaryCells[], labelsOf: (id: string) => string[]): IdentifiedSummaryRow[] | null {
-  const rows: IdentifiedSummaryRow[] = [];
+/** The summaries of `cells`, named from `names`; null when one of their ids is not there. */
+function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], labelsOf: (id: string) => string[], publicUrl: string): ListedSummary[] | null {
+  const summaries: ListedSummary[] = [];
+  const urlBase = ticketUrl(publicUrl, '');
   for (const [id, key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt] of cells) {
     const project = names.projects.get(projectId);
     const type = names.types.get(typeId);
     const status = names.statuses.get(statusId);
     const priority = priorityId === null ? null : names.priorities.get(priorityId);
     if (project === undefined || type === undefined || status === undefined || priority === undefined) return null;
-    rows.push({
-      id,
+    summaries.push({
       key,
       summary,
-      project_key: project,
-      type_name: type,
-      status_name: status.name,
-      status_category: status.category,
-      priority_name: priority,
-      assignee_id: assigneeId,
-      assignee_name: assigneeName,
+      project,
+      type,
+      // the store's frozen {name, category}: one object for every card in that status
+      status,
+      priority,
+      assignee: person(assigneeId, assigneeName),
       labels: labelsOf(id),
-      updated_at: updatedAt,
+      updated_at: toTimestamp(updatedAt),
+      url: urlBase + key,
     });
   }
-  return rows;
+  return summaries;
 }
 
 /**
@@ -132,11 +133,11 @@ export async function withTicketNames<T>(ctx: StructureReader, apply: (names: Ti
   return result;
 }
 
-/** Summary rows from their cells, named from the structure store. */
-export function summaryRowsOf(
-  ctx: StructureReader,
+/** TicketSummaries from their cells, named from the structure store: a list's cards are built once, as answered. */
+export function summariesOf(
+  ctx: StructureReader & { publicUrl: string },
   cells: readonly SummaryCells[],
   labelsOf: (id: string) => string[],
-): Promise<IdentifiedSummaryRow[]> {
-  return withTicketNames(ctx, (names) => named(names, cells, labelsOf));
+): Promise<ListedSummary[]> {
+  return withTicketNames(ctx, (names) => summariesNamed(names, cells, labelsOf, ctx.publicUrl));
 }

@@ -6,8 +6,7 @@ import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
 import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
-import { summaryAssigneeJoin, summaryCellsJson, summaryRowsOf, type SummaryCells } from './names.ts';
-import { presentSummary } from './present.ts';
+import { summariesOf, summaryAssigneeJoin, summaryCellsJson, type SummaryCells } from './names.ts';
 import { labelNamesOf } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
@@ -205,11 +204,10 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   }
 
   const labels = new Map(rows.map((row) => [row.cells[0], row.labels]));
-  const summaries = await summaryRowsOf(ctx, rows.map((row) => row.cells), (id) => labels.get(id) ?? []);
   return {
     total,
     limit,
     offset,
-    tickets: summaries.map((row) => presentSummary(row, ctx.publicUrl)),
+    tickets: await summariesOf(ctx, rows.map((row) => row.cells), (id) => labels.get(id) ?? []),
   };
 }
