@@ -118,3 +118,21 @@ describe('GET /projects/{key}: ProjectDetail (spec 4.1)', () => {
     expect(hidden.body.error.message).toBe(missing.body.error.message.replace('NOPE', key));
   });
 });
+
+// A project's labels are held in memory under config_version (projects' cachedProjectLabels);
+// a ticket that adds a label bumps it in the same statement.
+describe('GET /projects/{key}: a label a ticket adds is listed at the next request (spec 4.2: new labels are added)', () => {
+  it('lists a label added by creating a ticket, then one added by changing a ticket', async () => {
+    const lee = await service.token('lee@example.com', 'write', 'labelling agent');
+    const labels = async () => (await get('vic', '/projects/CORE')).body.labels as string[];
+    expect(await labels()).toEqual(['backend']);
+
+    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Labelled', labels: ['backend', 'Fresh Label'] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(await labels()).toEqual(['backend', 'fresh-label']);
+
+    const changed = await service.request('PATCH', `/api/v1/tickets/${created.body.key}`, { token: lee, body: { labels: ['later'] } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(await labels()).toEqual(['backend', 'fresh-label', 'later']);
+  });
+});

@@ -40,7 +40,7 @@ const tool = (name: string, args: () => Record<string, unknown>) => async () => 
 let n = 0;
 const HOT: [string, () => Promise<{ status: number; text: string }>, number, number][] = [
   ['GET /me', rest('GET', '/me'), 200, 1],
-  ['GET /projects/{key}', rest('GET', '/projects/CORE'), 200, 2],
+  ['GET /projects/{key}', rest('GET', '/projects/CORE'), 200, 1],
   ['GET /tickets/{key}', rest('GET', '/tickets/CORE-1'), 200, 2],
   ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 2],
   ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 2],
@@ -51,7 +51,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 3],
   ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 11],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
-  ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 2],
+  ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 1],
   ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 2],
   ['MCP search_tickets', tool('search_tickets', () => ({ query: 'paym' })), 200, 2],
   ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 2],

@@ -91,6 +91,18 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
     expect((await project(node2)).status).toBe(200);
   });
 
+  // A project's labels are held in memory under config_version too (projects' cachedProjectLabels):
+  // a ticket that adds one bumps it.
+  it('shows at once, on the other node, a label a ticket created on one added to its project', async () => {
+    const lee = await first.token('lee@example.com', 'write', 'labels on two nodes');
+    const labels = async () => (await node2.request('GET', '/api/v1/projects/CORE', { token: lee })).body.labels as string[];
+    expect(await labels()).not.toContain('two-nodes');
+    expect(await labels()).not.toContain('two-nodes');
+    const created = await first.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Labelled elsewhere', labels: ['two-nodes'] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(await labels()).toContain('two-nodes');
+  });
+
   it('counts the rate limit per node (spec 8: per token on each application node)', async () => {
     const token = await first.token('lee@example.com', 'read', 'limited');
     const onFirst = [];

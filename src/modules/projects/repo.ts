@@ -80,12 +80,19 @@ export async function projectStructure(ctx: StructureReader, projectId: string):
   return (await cachedProjects(ctx)).structure.get(projectId)!;
 }
 
-/** A project's labels, read live: creating a ticket may add one, so they are not structure. */
-export async function projectLabels(db: Kysely<DB>, projectId: string): Promise<string[]> {
-  const { rows } = await sql<{ labels: string[] }>`/*prepare*/
-    select array(select name from labels where project_id = ${projectId} and not archived order by name) as labels
-  `.execute(db);
-  return rows[0]!.labels;
+const projectLabelNames = new StructureKind<readonly string[]>('project-labels');
+
+/**
+ * A project's labels (not archived) by name, from the structure store: the workspace file writes
+ * them, and a ticket that adds one (`ensureLabels`) bumps config_version in the same statement.
+ */
+export function cachedProjectLabels(ctx: StructureReader, projectId: string): Promise<readonly string[]> {
+  return ctx.structure.get(ctx, projectLabelNames, projectId, async () => {
+    const { rows } = await sql<{ labels: string[] }>`
+      select array(select name from labels where project_id = ${projectId} and not archived order by name) as labels
+    `.execute(ctx.db);
+    return rows[0]!.labels;
+  });
 }
 
 export interface AssignableMember {

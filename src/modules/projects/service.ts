@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { resolveName } from '../../core/names.ts';
-import { cachedAssignableMembers, findProjectByKey, listProjects, projectLabels, projectsByKey, projectStructure } from './repo.ts';
+import { cachedAssignableMembers, cachedProjectLabels, findProjectByKey, listProjects, projectsByKey, projectStructure } from './repo.ts';
 import type { Project, ProjectDetail } from './schemas.ts';
 
 /** A project the member can see, by key; any other is 404 (spec 7: "not one the member can see"). */
@@ -37,7 +37,7 @@ export async function describeProject(ctx: Context, key: string): Promise<Projec
   const [structure, assignable, labels] = await Promise.all([
     projectStructure(ctx, project.id),
     cachedAssignableMembers(ctx, project.id),
-    projectLabels(ctx.db, project.id),
+    cachedProjectLabels(ctx, project.id),
   ]);
   return {
     key: project.key,
@@ -50,7 +50,7 @@ export async function describeProject(ctx: Context, key: string): Promise<Projec
     resolutions: [...structure.resolutions],
     components: [...structure.components],
     versions: [...structure.versions],
-    labels,
+    labels: [...labels],
     assignable_users: assignable.map((m) => ({ id: m.id, name: m.name })),
   };
 }

@@ -228,17 +228,23 @@ export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: str
   await db.insertInto('ticket_watchers').values({ ticket_id: ticketId, member_id: memberId }).onConflict((oc) => oc.doNothing()).execute();
 }
 
-/** Labels of a project by stored name, creating those it lacks (spec 4.2: new ones are added). */
+/**
+ * Labels of a project by stored name, creating those it lacks (spec 4.2: new ones are added). A
+ * label added bumps config_version in the same statement: a project's labels are kept in the
+ * structure store (projects' `cachedProjectLabels`), and every process sees the new one at once.
+ */
 export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
   if (names.length === 0) return [];
   const read = () => db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
   let rows = await read();
   if (names.some((name) => !rows.some((r) => r.name === name))) {
-    await db
-      .insertInto('labels')
-      .values(names.map((name) => ({ project_id: projectId, name })))
-      .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
-      .execute();
+    await sql`
+      with added as (
+        insert into labels (project_id, name) select ${projectId}, unnest(${[...names]}::text[])
+        on conflict (project_id, name) do nothing returning id
+      )
+      update workspace_settings set config_version = config_version + 1 where id = 1 and exists (select 1 from added)
+    `.execute(db);
     // read again, in a statement of its own: it sees a label another create added meanwhile
     rows = await read();
   }
