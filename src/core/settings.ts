@@ -75,12 +75,12 @@ export function switchColumn(name: SettingSwitch) {
     | `module_${SwitchableModule}`;
 }
 
-/** Turns one switch; bumps config_version so every process sees the change on its next request. */
 /** A switch change as the workspace audit log records it. */
 export function switchAuditEntry(name: SettingSwitch, on: boolean): AuditEntry {
   return { action: 'setting.changed', targetType: 'setting', targetId: null, target: `workspace setting ${name}`, changes: [{ field: name, from: !on, to: on }] };
 }
 
+/** Turns one switch; bumps config_version so every process sees the change on its next request. */
 export async function setSwitch(db: Kysely<DB>, name: SettingSwitch, on: boolean): Promise<void> {
   await db
     .updateTable('workspace_settings')
