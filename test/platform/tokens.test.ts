@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens.ts';
 import { setSwitch } from '../../src/core/settings.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
