@@ -4,13 +4,14 @@ import type { RichText } from '../core/shapes.ts';
 import { Html, html } from './html.ts';
 import { ticketHref } from './links.ts';
 
+/** GitHub-flavoured Markdown's extensions, built once: they hold no state of a document. */
+const GFM = { extensions: [gfm()], htmlExtensions: [gfmHtml()] };
+
 /**
  * Markdown (GitHub-flavoured) as HTML for the pages. micromark escapes raw HTML in the text and
  * drops links with dangerous protocols (`javascript:`…) unless told otherwise, and we never tell
  * it: whatever an agent or an import wrote stays inert. The API itself never returns HTML (spec 2.2).
  */
-const GFM = { extensions: [gfm()], htmlExtensions: [gfmHtml()] };
-
 export function markdownToHtml(markdown: string, projectKeys: ReadonlySet<string> = new Set()): Html {
   const rendered = micromark(markdown, GFM);
   return new Html(projectKeys.size ? linkTicketKeys(rendered, projectKeys) : rendered);
