@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
+import { toTimestamp } from '../../core/time.ts';
 import type { DB } from '../../storage/schema.ts';
 import { person, ticketUrl, type SummaryRow } from './present.ts';
 import type { TicketSummary } from './schemas.ts';
-import { toTimestamp } from '../../core/time.ts';
 
 type StatusCategory = SummaryRow['status_category'];
 
