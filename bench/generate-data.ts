@@ -164,7 +164,7 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
     select t.id, ${pick(memberIds)}, t.created_at + random() * interval '20 days', (1 + floor(random() * 32)::int) * 900, t.created_at + interval '20 days'
     from tickets t where t.project_id = ${projectId} and t.number >= ${first} and random() < ${size.worklogs / Math.max(size.tickets, 1)}
   `.execute(db);
-  // one rewrite of each new ticket, not two: its time spent and its search document together
+  // one rewrite of each new ticket, not two: its time spent, its label names and its search document together
   await sql`
     with spent as (
       select w.ticket_id, sum(w.time_spent_seconds)::int as spent from worklogs w
@@ -173,6 +173,8 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
     update tickets t set time_spent_seconds = s.spent,
            remaining_estimate_seconds = case when s.spent is null or t.remaining_estimate_seconds is null then t.remaining_estimate_seconds
                                              else greatest(t.remaining_estimate_seconds - s.spent, 0) end,
+           label_names = coalesce((select array_agg(l.name order by l.name) from ticket_labels tl join labels l on l.id = tl.label_id
+                                   where tl.ticket_id = t.id), '{}'),
            search_vector = ticket_search_document(t.id)
     from tickets x left join spent s on s.ticket_id = x.id
     where x.id = t.id and x.project_id = ${projectId} and x.number >= ${first}

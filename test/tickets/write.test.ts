@@ -258,6 +258,18 @@ describe('change: only what is sent changes, in one history entry (custom fields
     expect(body.labels).toEqual([]);
   });
 
+  it('replaces the labels everywhere the ticket shows them: its detail, a search, a label filter', async () => {
+    const created = (await create('lee', { summary: 'Relabelled quokka', labels: ['kept-one', 'dropped-one'] })).body;
+    expect(created.labels).toEqual(['dropped-one', 'kept-one']);
+    const { body } = await call('lee', 'PATCH', `/tickets/${created.key}`, { labels: ['kept-one', 'Added One'] });
+    expect(body.labels).toEqual(['added-one', 'kept-one']);
+    expect((await call('lee', 'GET', `/tickets/${created.key}`)).body.labels).toEqual(['added-one', 'kept-one']);
+    const found = (await call('lee', 'GET', '/tickets?query=quokka')).body.tickets.find((t: { key: string }) => t.key === created.key);
+    expect(found.labels).toEqual(['added-one', 'kept-one']);
+    expect((await call('lee', 'GET', '/tickets?label=added-one')).body.tickets.map((t: { key: string }) => t.key)).toEqual([created.key]);
+    expect((await call('lee', 'GET', '/tickets?label=dropped-one')).body.tickets).toEqual([]);
+  });
+
   it('changes the type only to one whose workflow has the current status', async () => {
     const started = (await create('lee', { summary: 'Typed' })).body;
     await call('lee', 'POST', `/tickets/${started.key}/transitions`, { transition: 'Start' });

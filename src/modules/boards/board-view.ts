@@ -6,7 +6,7 @@ import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './polic
 import { presentBoard, presentSprint } from './present.ts';
 import { listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
 import { resolveSprint } from './resolve.ts';
-import { cardLabelsJson, cardSourceColumns } from './summaries.ts';
+import { cardSourceColumns } from './summaries.ts';
 import type { Board, BoardDetail, Column } from './schemas.ts';
 import { all, inProjects, inSprint, MAX_TICKETS, statusIn } from './ticket-sets.ts';
 
@@ -68,7 +68,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
   // One query: both counts, and the first 500 cards shown (in rank order) with what a card shows,
   // as one JSON array (on PGlite one value crosses the wire faster than 500 rows). The board's
   // rows carry what a card shows of its ticket, so the shown ones are not read again.
-  const result = await sql<{ unmapped: number; hidden_done: number; cards: SummaryCells[]; labels: Record<string, string[]> }>`/*prepare*/
+  const result = await sql<{ unmapped: number; hidden_done: number; cards: SummaryCells[] }>`/*prepare*/
     with board as (
       select ${cardSourceColumns}, ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id
@@ -80,11 +80,10 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
     select (select count(*) from board where not mapped)::int as unmapped,
            (select count(*) from board where mapped and hidden)::int as hidden_done,
            coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id)
-                     from shown t ${summaryAssigneeJoin}), '[]') as cards,
-           ${cardLabelsJson(sql`shown c`)} as labels
+                     from shown t ${summaryAssigneeJoin}), '[]') as cards
   `.execute(ctx.db);
   const first = result.rows[0];
-  const cards = first ? await summariesOf(ctx, first.cards, (id) => first.labels[id] ?? []) : [];
+  const cards = first ? await summariesOf(ctx, first.cards) : [];
   const { unmapped, hidden_done } = first ?? { unmapped: 0, hidden_done: 0 };
   const position = columnOf(columns);
   const presented: Column[] = columns.map((c) => ({

@@ -6,7 +6,7 @@ import { memberRolesSql } from '../../policy/ability.ts';
 import { levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
 import { withTicketNames, type TicketNames } from './names.ts';
 import type { CommentRow, SummaryRow, WorklogRow } from './present.ts';
-import { labelNamesOf, ticketOwnColumns, type TicketRow, type TicketState, type TicketStructureNames } from './repo.ts';
+import { ticketOwnColumns, type TicketRow, type TicketState, type TicketStructureNames } from './repo.ts';
 
 export interface LinkRow {
   relation: string;
@@ -123,7 +123,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
                  'assignee_id', c.assignee_id,
                  'assignee_name', (select display_name from members where id = c.assignee_id),
                  'updated_at', c.updated_at::text,
-                 'labels', ${labelNamesOf('c')})
+                 'labels', c.label_names)
                order by c.rank nulls last, c.number)
         from tickets c join statuses cs on cs.id = c.status_id
         where c.parent_id = t.id and ${visibleTicketSql(scope, 'c')}), '[]') end as subtasks,

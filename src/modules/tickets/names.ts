@@ -65,20 +65,19 @@ async function loadTicketNames(db: Kysely<DB>): Promise<TicketNames> {
 const ticketNames = new StructureKind<TicketNames>('ticket-names');
 
 /**
- * SQL: what a summary shows of ticket `t` but its labels, as one JSON array of ids and values
+ * SQL: what a summary shows of ticket `t`, as one JSON array of ids and values
  * (`SummaryCells`), its assignee `a` joined (`summaryAssigneeJoin`). The names of its project,
  * type, priority and status come from the structure store instead: a list neither joins nor
  * plans four lookups per ticket for them (a search is planned for its words on every request),
  * and a board's 500 cards do not repeat a key name 500 times.
  */
 export const summaryCellsJson = sql`json_build_array(
-  t.id, t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, a.display_name, t.updated_at::text)`;
+  t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, a.display_name, t.updated_at::text, t.label_names)`;
 
 export const summaryAssigneeJoin = sql`left join members a on a.id = t.assignee_id`;
 
 /** One `summaryCellsJson` as read. */
 export type SummaryCells = [
-  id: string,
   key: string,
   summary: string,
   projectId: string,
@@ -88,16 +87,17 @@ export type SummaryCells = [
   assigneeId: string | null,
   assigneeName: string | null,
   updatedAt: string,
+  labels: string[],
 ];
 
 /** A summary read from its cells: its ticket always has a status. */
 export type ListedSummary = TicketSummary & { status: NonNullable<TicketSummary['status']> };
 
 /** The summaries of `cells`, named from `names`; null when one of their ids is not there. */
-function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], labelsOf: (id: string) => string[], publicUrl: string): ListedSummary[] | null {
+function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], publicUrl: string): ListedSummary[] | null {
   const summaries: ListedSummary[] = [];
   const urlBase = ticketUrl(publicUrl, '');
-  for (const [id, key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt] of cells) {
+  for (const [key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt, labels] of cells) {
     const project = names.projects.get(projectId);
     const type = names.types.get(typeId);
     const status = names.statuses.get(statusId);
@@ -112,7 +112,7 @@ function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], labe
       status,
       priority,
       assignee: person(assigneeId, assigneeName),
-      labels: labelsOf(id),
+      labels,
       updated_at: toTimestamp(updatedAt),
       url: urlBase + key,
     });
@@ -137,7 +137,6 @@ export async function withTicketNames<T>(ctx: StructureReader, apply: (names: Ti
 export function summariesOf(
   ctx: StructureReader & { publicUrl: string },
   cells: readonly SummaryCells[],
-  labelsOf: (id: string) => string[],
 ): Promise<ListedSummary[]> {
-  return withTicketNames(ctx, (names) => summariesNamed(names, cells, labelsOf, ctx.publicUrl));
+  return withTicketNames(ctx, (names) => summariesNamed(names, cells, ctx.publicUrl));
 }

@@ -5,7 +5,7 @@ import type { HistoryChange } from '../../storage/schema.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 import type { NewFieldValue } from './fields.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
-import { EMPTY_TICKET, ticketRowColumns, type NewTicket, type TicketRow } from './repo.ts';
+import { EMPTY_TICKET, labelNamesInOrder, ticketRowColumns, type NewTicket, type TicketRow } from './repo.ts';
 
 export interface NewTicketLinks {
   /** The reporter, who watches the ticket (the assignee watches it too, by trigger). */
@@ -46,7 +46,8 @@ export async function createTicketRow(
   const key = sql`(select key from n)`;
   const row: Record<string, unknown> = { ...EMPTY_TICKET, ...values, project_id: project.id };
   const columns = Object.keys(row);
-  const document = sql`ticket_text_document_of(${key}, ${values.summary}::text, ${links.labels.map((l) => l.name)}::text[],
+  const labelNames = links.labels.map((l) => l.name);
+  const document = sql`ticket_text_document_of(${key}, ${values.summary}::text, ${labelNames}::text[],
     ${values.description_text ?? null}::text, ${values.environment_text ?? null}::text, ${links.fields.map((f) => f.display)}::text[])`;
   const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: id }, [
     { kind: 'created', changes: [{ field: 'key', from: null, to: null }, ...record.changes] },
@@ -62,8 +63,8 @@ export async function createTicketRow(
       returning next_ticket_number - 1 as number, ${`${project.key}-`}::text || (next_ticket_number - 1) as key
     ),
     t as (
-      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, number, key, search_vector)
-      values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), ${key}, ${document})
+      insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, number, key, search_vector, label_names)
+      values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), ${key}, ${document}, ${labelNamesInOrder(labelNames)})
       returning *
     ),
     watcher as (insert into ticket_watchers (ticket_id, member_id) values (${id}::uuid, ${links.watcherId}::uuid)),

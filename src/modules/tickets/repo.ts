@@ -107,9 +107,8 @@ export type TicketRow = Pick<
   fields: Record<string, string> | null;
 };
 
-/** SQL: the names of the labels of the ticket under `alias`, in name order. */
-export const labelNamesOf = (alias: string) => sql<string[]>`coalesce((select array_agg(l.name order by l.name) from ticket_labels tl
-  join labels l on l.id = tl.label_id where tl.ticket_id = ${sql.ref(`${alias}.id`)}), '{}')`;
+/** SQL: label names in name order, as a ticket keeps them in `label_names` (the database's collation decides the order, as everywhere). */
+export const labelNamesInOrder = (names: readonly string[]) => sql<string[]>`array(select n from unnest(${[...names]}::text[]) n order by n)`;
 
 /**
  * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure: its
@@ -120,7 +119,7 @@ export const labelNamesOf = (alias: string) => sql<string[]>`coalesce((select ar
 export const ticketOwnColumns = sql`
   t.id, t.key, t.number, t.project_id, t.summary,
   t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
-  ${labelNamesOf('t')} as labels, t.updated_at,
+  t.label_names as labels, t.updated_at,
   t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
   (select key from tickets where id = t.parent_id) as parent_key,
   t.security_level_id, t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
@@ -205,9 +204,14 @@ export async function touchTicket(db: Kysely<DB>, ticketId: string, added: strin
   await sql`update tickets t set ${searchDocumentSet(added)}, updated_at = now() where t.id = ${ticketId}`.execute(db);
 }
 
-export async function setLabels(db: Kysely<DB>, ticketId: string, labelIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('ticket_labels').where('ticket_id', '=', ticketId).execute();
-  if (labelIds.length) await db.insertInto('ticket_labels').values(labelIds.map((label_id) => ({ ticket_id: ticketId, label_id }))).execute();
+/** Replaces a ticket's labels: its ticket_labels rows and the names it keeps, in one statement. */
+export async function setLabels(db: Kysely<DB>, ticketId: string, labels: readonly { id: string; name: string }[]): Promise<void> {
+  const ids = labels.map((l) => l.id);
+  await sql`
+    with gone as (delete from ticket_labels where ticket_id = ${ticketId} and label_id <> all(${ids}::uuid[])),
+    added as (insert into ticket_labels (ticket_id, label_id) select ${ticketId}, unnest(${ids}::uuid[]) on conflict do nothing)
+    update tickets set label_names = ${labelNamesInOrder(labels.map((l) => l.name))} where id = ${ticketId}
+  `.execute(db);
 }
 
 export async function setComponents(db: Kysely<DB>, ticketId: string, componentIds: readonly string[]): Promise<void> {

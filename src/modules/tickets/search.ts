@@ -7,7 +7,6 @@ import { projectsByKey, projectStructure, type ProjectRow } from '../projects/in
 import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
 import { summariesOf, summaryAssigneeJoin, summaryCellsJson, type SummaryCells } from './names.ts';
-import { labelNamesOf } from './repo.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
 import { PREPARE } from '../../storage/prepared.ts';
@@ -106,7 +105,6 @@ function sortJoins(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> 
 
 interface PageRow {
   cells: SummaryCells;
-  labels: string[];
   total: number;
 }
 
@@ -118,7 +116,7 @@ interface PageRow {
 async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<PageRow[]> {
   const result = await sql<PageRow>`${marker}
     with page as (${page})
-    select ${summaryCellsJson} as cells, ${labelNamesOf('t')} as labels, x.total
+    select ${summaryCellsJson} as cells, x.total
     from page x
     join tickets t on t.id = x.id
     ${summaryAssigneeJoin} ${sortJoins(sort)}
@@ -203,11 +201,10 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`${FILTERS_ONLY} ${count}`);
   }
 
-  const labels = new Map(rows.map((row) => [row.cells[0], row.labels]));
   return {
     total,
     limit,
     offset,
-    tickets: await summariesOf(ctx, rows.map((row) => row.cells), (id) => labels.get(id) ?? []),
+    tickets: await summariesOf(ctx, rows.map((row) => row.cells)),
   };
 }

@@ -35,6 +35,8 @@ export interface TicketsTable {
   search_vector: Generated<string>;
   /** The comments' part of search_vector, grown by each new comment (migration 0017); NULL: not kept yet. */
   comments_vector: ColumnType<string | null, never, string | null>;
+  /** The names of its labels in name order (migration 0022), written with its ticket_labels rows only: by setLabels and a create's statement. */
+  label_names: ColumnType<string[], never, never>;
 }
 
 export interface TicketLabelsTable {

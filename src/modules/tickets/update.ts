@@ -113,7 +113,7 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
     const names = labelNames(input.labels);
     if (!sameList([...names].sort(), before.labels)) {
       const labels = await ensureLabels(ctx.db, ticket.project_id, names);
-      await setLabels(ctx.db, ticket.id, labels.map((l) => l.id));
+      await setLabels(ctx.db, ticket.id, labels);
       change('labels', before.labels, [...names].sort());
     }
   }

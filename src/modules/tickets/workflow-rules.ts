@@ -80,7 +80,7 @@ export async function filledFields(ctx: Context, ticketId: string): Promise<Set<
       case when t.original_estimate_seconds is not null then 'original_estimate' end,
       case when t.remaining_estimate_seconds is not null then 'remaining_estimate' end,
       case when exists (select 1 from ticket_components c where c.ticket_id = t.id) then 'components' end,
-      case when exists (select 1 from ticket_labels l where l.ticket_id = t.id) then 'labels' end,
+      case when cardinality(t.label_names) > 0 then 'labels' end,
       case when exists (select 1 from ticket_versions v where v.ticket_id = t.id and v.kind = 'fix') then 'fix_versions' end,
       case when exists (select 1 from ticket_versions v where v.ticket_id = t.id and v.kind = 'affected') then 'affected_versions' end
     ], null) || coalesce((select array_agg(lower(cf.key)) from ticket_field_values fv

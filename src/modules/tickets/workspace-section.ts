@@ -111,7 +111,7 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
     resolved_at: done ? new Date().toISOString() : null,
   });
   const labels = await ensureLabels(ctx.db, config.id, labelNames(seed.labels ?? []));
-  await setLabels(ctx.db, ticketId, labels.map((l) => l.id));
+  await setLabels(ctx.db, ticketId, labels);
   await setComponents(ctx.db, ticketId, components.map((c) => c.id));
   await setVersions(ctx.db, ticketId, 'fix', versions.map((v) => v.id));
   await writeFieldValues(ctx, ticketId, fields);
