@@ -1,6 +1,7 @@
 import { prefixQuery } from '../../core/search-words.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { StructureKind } from '../../core/structure-cache.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
@@ -13,6 +14,23 @@ import { PREPARE } from '../../storage/prepared.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
 export const MAX_CANDIDATES = 250;
+
+const restrictedComments = new StructureKind<boolean>('restricted-comments');
+
+/**
+ * Whether the workspace holds any restricted comment, kept in the structure store: only the
+ * workspace file's seeds write one (the API's comments are public or internal, and none changes
+ * its visibility later), and an apply that writes any bumps config_version. Without any, search
+ * leaves out its branch for them, which was half of planning every search (issue 15). A deleted
+ * ticket's restricted comments may leave it true until the next structure change: a search that
+ * looks in vain, never one that misses.
+ */
+function anyRestrictedComments(ctx: Context): Promise<boolean> {
+  return ctx.structure.get(ctx, restrictedComments, '', async () => {
+    const { rows } = await sql<{ found: boolean }>`select exists (select 1 from comments where visibility = 'restricted') as found`.execute(ctx.db);
+    return rows[0]!.found;
+  });
+}
 
 const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
@@ -160,21 +178,24 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
     const tsquery = sql`to_tsquery('simple', ${words ?? ''})`;
     // Three sources of candidates, each capped: the ticket's document, restricted comments the
-    // member may read, and the exact key (ranked first so the cap never drops it). Only the first
+    // member may read (when the workspace has any), and the exact key (ranked first so the cap never drops it). Only the first
     // 250 documents the search index yields are ranked: ranking reads each whole document, and a
     // word common to half the workspace would otherwise rank tens of thousands per request.
+    const inRestricted = words && (await anyRestrictedComments(ctx))
+      ? sql`(select t.id, t.updated_at, 0 as rank from tickets t
+             where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
+                            where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(scope)})
+               and ${where}
+             limit ${MAX_CANDIDATES})
+            union all`
+      : sql``;
     const ranked = words
       ? sql`(select r.id, r.updated_at, ts_rank(r.search_vector, ${tsquery}) as rank
              from (select t.id, t.search_vector, t.updated_at from tickets t
                    where t.search_vector @@ ${tsquery} and ${where}
                    limit ${MAX_CANDIDATES}) r)
             union all
-            (select t.id, t.updated_at, 0 as rank from tickets t
-             where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
-                            where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(scope)})
-               and ${where}
-             limit ${MAX_CANDIDATES})
-            union all`
+            ${inRestricted}`
       : sql``;
     const matches = sql`${ranked} select t.id, t.updated_at, 1000 as rank from tickets t where t.key = ${key} and ${where}`;
     // Relevance and update order need nothing beyond the candidates; other sorts read their tickets.
