@@ -65,11 +65,11 @@ async function loadTicketNames(db: Kysely<DB>): Promise<TicketNames> {
 const ticketNames = new StructureKind<TicketNames>('ticket-names');
 
 /**
- * SQL: what a summary shows of ticket `t`, as one JSON array of ids and values
- * (`SummaryCells`), its assignee `a` joined (`summaryAssigneeJoin`). The names of its project,
- * type, priority and status come from the structure store instead: a list neither joins nor
- * plans four lookups per ticket for them (a search is planned for its words on every request),
- * and a board's 500 cards do not repeat a key name 500 times.
+ * SQL: what a summary shows of ticket `t`, as one JSON array of ids and values (`SummaryCells`),
+ * its assignee `a` joined (`summaryAssigneeJoin`), its labels as the ticket keeps them. The names
+ * of its project, type, priority and status come from the structure store instead: a list neither
+ * joins nor plans four lookups per ticket for them (a search is planned for its words on every
+ * request), and a board's 500 cards do not repeat a key name 500 times.
  */
 export const summaryCellsJson = sql`json_build_array(
   t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, a.display_name, t.updated_at::text, t.label_names)`;

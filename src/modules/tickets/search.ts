@@ -178,9 +178,10 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
     const tsquery = sql`to_tsquery('simple', ${words ?? ''})`;
     // Three sources of candidates, each capped: the ticket's document, restricted comments the
-    // member may read (when the workspace has any), and the exact key (ranked first so the cap never drops it). Only the first
-    // 250 documents the search index yields are ranked: ranking reads each whole document, and a
-    // word common to half the workspace would otherwise rank tens of thousands per request.
+    // member may read (when the workspace has any), and the exact key (ranked first so the cap
+    // never drops it). Only the first 250 documents the search index yields are ranked: ranking
+    // reads each whole document, and a word common to half the workspace would otherwise rank
+    // tens of thousands per request.
     const inRestricted = words && (await anyRestrictedComments(ctx))
       ? sql`(select t.id, t.updated_at, 0 as rank from tickets t
              where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
