@@ -268,6 +268,12 @@ describe('change: only what is sent changes, in one history entry (custom fields
     expect(found.labels).toEqual(['added-one', 'kept-one']);
     expect((await call('lee', 'GET', '/tickets?label=added-one')).body.tickets.map((t: { key: string }) => t.key)).toEqual([created.key]);
     expect((await call('lee', 'GET', '/tickets?label=dropped-one')).body.tickets).toEqual([]);
+
+    const elsewhere = (await call('lee', 'POST', '/tickets', { project: 'OTHER', summary: 'Same label, other project', labels: ['kept-one'] })).body;
+    const labelled = async (query: string) => (await call('lee', 'GET', `/tickets?${query}`)).body.tickets.map((t: { key: string }) => t.key).sort();
+    expect(await labelled('label=kept-one')).toEqual([elsewhere.key, created.key].sort());
+    expect(await labelled('project=OTHER&label=kept-one')).toEqual([elsewhere.key]);
+    expect(await labelled('project=TIX&label=kept-one')).toEqual([created.key]);
   });
 
   it('changes the type only to one whose workflow has the current status', async () => {
