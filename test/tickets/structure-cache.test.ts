@@ -146,25 +146,37 @@ describe('a ticket\'s detail names its type, status, priority and security level
     await apply(PARKED);
     const names = async () => {
       const [one, two, three] = await Promise.all(['TIX-1', 'TIX-2', 'TIX-3'].map(async (key) => (await get(`/tickets/${key}`)).body));
-      return { type: one.type, priority: one.priority, level: two.security_level, status: three.status.name };
+      const link = one.links.find((l: { ticket: string }) => l.ticket === 'TIX-3');
+      const subtask = one.subtasks.find((s: { key: string }) => s.key === 'TIX-2');
+      return {
+        type: one.type,
+        priority: one.priority,
+        level: two.security_level,
+        status: three.status.name,
+        link: link.status.name,
+        subtask: { type: subtask.type, status: subtask.status.name, project: subtask.project },
+      };
     };
-    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked' });
+    const subtaskBefore = { type: 'Task', status: 'To Do', project: 'TIX' };
+    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked', link: 'Blocked', subtask: subtaskBefore });
 
     const renamed = PARKED.replace('priorities: [Urgent, High, Medium, Low]', 'priorities: [Urgent, HIGH, Medium, Low]')
       .replace('ticket_types: [Task, Bug, Spike,', 'ticket_types: [Task, BUG, Spike,')
       .replace('- { name: Staff only,', '- { name: STAFF ONLY,')
-      .replace('- { name: Blocked, category: in_progress }', '- { name: BLOCKED, category: in_progress }');
-    expect(['HIGH', 'BUG', 'STAFF ONLY', 'BLOCKED'].every((name) => renamed.includes(name))).toBe(true);
+      .replace('- { name: Blocked, category: in_progress }', '- { name: BLOCKED, category: in_progress }')
+      .replaceAll('To Do', 'TO DO');
+    expect(['HIGH', 'BUG', 'STAFF ONLY', 'BLOCKED', 'TO DO'].every((name) => renamed.includes(name))).toBe(true);
     await apply(renamed);
-    expect(await names()).toEqual({ type: 'BUG', priority: 'HIGH', level: 'STAFF ONLY', status: 'BLOCKED' });
+    const subtaskRenamed = { type: 'Task', status: 'TO DO', project: 'TIX' };
+    expect(await names()).toEqual({ type: 'BUG', priority: 'HIGH', level: 'STAFF ONLY', status: 'BLOCKED', link: 'BLOCKED', subtask: subtaskRenamed });
 
     await apply(PARKED);
-    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked' });
+    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked', link: 'Blocked', subtask: subtaskBefore });
   });
 
   it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
     const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) } };
+    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
     const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
     const read = async (key: string) => (await findTicketDetail(service.db, key, scope))!;
     expect(await nameTicketDetail(request, await read('TIX-3'))).toMatchObject({ key: 'TIX-3', status_name: 'Blocked' });
@@ -175,5 +187,66 @@ describe('a ticket\'s detail names its type, status, priority and security level
     const row = await nameTicketDetail(request, await read('TIX-3'));
     expect(row).toMatchObject({ key: 'TIX-3', project_key: 'TIX', status_name: 'Shelved', status_category: 'in_progress' });
     expect(row.workflow_id).toBe((await sql<{ id: string }>`select workflow_id as id from ticket_types where id = ${row.type_id}`.execute(service.db)).rows[0]!.id);
+  });
+});
+
+// the file as the tests above leave it: every status a ticket is in stays listed
+const SHELVED = withStatus(PARKED, 'Shelved', 'Shelve');
+
+describe('a ticket\'s detail names its components, versions and custom fields in its project\'s order, as the workspace file has them at that request', () => {
+  // fix versions come only from the file (PATCH sets components and fields): a ticket it adds has both of TIX's
+  const VERSIONED = SHELVED.replace(
+    '      - number: 5\n',
+    "      - { number: 50, summary: Ships twice, type: Task, reporter: lee@example.com, fix_versions: ['2.0', '1.0'] }\n      - number: 5\n",
+  );
+  const setLists = () =>
+    service.request('PATCH', '/api/v1/tickets/TIX-50', { token: lee, body: { components: ['Web', 'API'], fields: { platforms: ['linux'], story_points: '3' } } });
+  const lists = async () => {
+    const { components, fix_versions, affected_versions, fields } = (await get('/tickets/TIX-50')).body;
+    return { components, fix_versions, affected_versions, fields, fieldOrder: Object.keys(fields) };
+  };
+
+  it('shows the lists a change set as that change answered them, and in the order the file gives at the next request', async () => {
+    expect(VERSIONED).not.toBe(SHELVED);
+    await apply(VERSIONED);
+    const patched = await setLists();
+    expect(patched.status).toBe(200);
+    const shown = await lists();
+    expect(shown).toEqual({
+      components: ['API', 'Web'],
+      fix_versions: ['1.0', '2.0'],
+      affected_versions: [],
+      fields: { story_points: '3', platforms: 'Linux' },
+      fieldOrder: ['story_points', 'platforms'],
+    });
+    const { components, fix_versions, affected_versions, fields } = patched.body;
+    expect({ components, fix_versions, affected_versions, fields, fieldOrder: Object.keys(fields) }).toEqual(shown);
+
+    const reordered = VERSIONED.replace('components: [API, { name: Web, default_assignee: dev2@example.com },', 'components: [{ name: Web, default_assignee: dev2@example.com }, API,')
+      .replace("versions: ['1.0', '2.0']", "versions: ['2.0', '1.0']")
+      .replace('      - { key: story_points, name: Story points, type: number }\n', '')
+      .replace('      - { key: reviewer, name: Reviewer, type: person }\n', '      - { key: reviewer, name: Reviewer, type: person }\n      - { key: story_points, name: Story points, type: number }\n');
+    expect(reordered.indexOf('story_points')).toBeGreaterThan(reordered.indexOf('key: platforms'));
+    await apply(reordered);
+    expect(await lists()).toMatchObject({ components: ['Web', 'API'], fix_versions: ['2.0', '1.0'], fieldOrder: ['platforms', 'story_points'] });
+
+    await apply(VERSIONED);
+    expect(await lists()).toMatchObject({ components: ['API', 'Web'], fix_versions: ['1.0', '2.0'], fieldOrder: ['story_points', 'platforms'] });
+  });
+
+  it('reads the project again when the request began before the change that added its ticket\'s component', async () => {
+    await apply(SHELVED);
+    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
+    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
+    const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
+    const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-5', scope))!);
+    expect((await service.request('PATCH', '/api/v1/tickets/TIX-5', { token: lee, body: { components: ['Web', 'API'] } })).status).toBe(200);
+    expect((await named()).components).toEqual(['API', 'Web']);
+
+    // a component no earlier version had (the first test's Billing stays in the project, unlisted)
+    await apply(SHELVED.replace('components: [API, ', 'components: [API, Payments, '));
+    const patched = await service.request('PATCH', '/api/v1/tickets/TIX-5', { token: lee, body: { components: ['Web', 'Payments'] } });
+    expect(patched.body.components).toEqual(['Payments', 'Web']);
+    expect((await named()).components).toEqual(['Payments', 'Web']);
   });
 });

@@ -4,9 +4,18 @@ import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
 import { levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
-import { withTicketNames, type TicketNames } from './names.ts';
-import type { CommentRow, SummaryRow, WorklogRow } from './present.ts';
-import { ticketOwnColumns, type TicketRow, type TicketState, type TicketStructureNames } from './repo.ts';
+import { summariesNamed, summaryCellsJsonOf, withTicketNames, type ListedSummary, type SummaryCells, type TicketNames } from './names.ts';
+import type { CommentRow, WorklogRow } from './present.ts';
+import { cachedProjectConfig, loadProjectConfig, type ProjectConfig } from './project-config.ts';
+import {
+  ticketListIdColumns,
+  ticketScalarColumns,
+  type TicketListIds,
+  type TicketLists,
+  type TicketRow,
+  type TicketState,
+  type TicketStructureNames,
+} from './repo.ts';
 
 export interface LinkRow {
   relation: string;
@@ -16,13 +25,16 @@ export interface LinkRow {
   status_category: TicketState['status_category'];
 }
 
+/** A link as the detail's statement reads it: the other ticket's status by id. */
+type LinkRead = Omit<LinkRow, 'status_name' | 'status_category'> & { status_id: string };
+
 /** A ticket with everything GET /tickets/{key} shows, and whether the member may see it at all. */
 export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
   /** The children below are read only when both flags hold; null otherwise. */
   comments: CommentRow[] | null;
   worklogs: WorklogRow[] | null;
   links: LinkRow[] | null;
-  subtasks: SummaryRow[] | null;
+  subtasks: ListedSummary[] | null;
   /** Roles the member holds in the ticket's project, for transition conditions. */
   role_ids: string[] | null;
 }
@@ -30,10 +42,17 @@ export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
 /** What the detail's row names from the structure store rather than reading it. */
 type DetailNames = TicketStructureNames & Pick<TicketState, 'project_default_assignee_id' | 'workflow_id'>;
 
-/** The detail as its statement reads it: ids where the answer shows names. */
-export type TicketDetailRead = Omit<TicketDetailRow, keyof DetailNames>;
+/**
+ * The detail as its statement reads it: ids where the answer shows names, the ticket's lists by
+ * id, links' statuses by id and subtasks as summary cells.
+ */
+export type TicketDetailRead = Omit<TicketDetailRow, keyof DetailNames | keyof TicketLists | 'links' | 'subtasks'> &
+  TicketListIds & { links: LinkRead[] | null; subtasks: SummaryCells[] | null };
 
-function namedDetail(names: TicketNames, read: TicketDetailRead): TicketDetailRow | null {
+/** The detail before its lists are named: what the workspace-wide names give. */
+type NamedDetail = Omit<TicketDetailRow, keyof TicketLists>;
+
+function namedDetail(names: TicketNames, read: TicketDetailRead, publicUrl: string): NamedDetail | null {
   const projectKey = names.projects.get(read.project_id);
   const project = names.projectNaming.get(read.project_id);
   const typeName = names.types.get(read.type_id);
@@ -44,8 +63,13 @@ function namedDetail(names: TicketNames, read: TicketDetailRead): TicketDetailRo
   const level = read.security_level_id === null ? null : names.securityLevels.get(read.security_level_id);
   if (projectKey === undefined || project === undefined || typeName === undefined || workflowId === undefined || status === undefined) return null;
   if (priority === undefined || resolution === undefined || level === undefined) return null;
+  const links = read.links === null ? null : linksNamed(names, read.links);
+  const subtasks = read.subtasks === null ? null : summariesNamed(names, read.subtasks, publicUrl);
+  if (links === undefined || subtasks === null) return null;
   return {
     ...read,
+    links,
+    subtasks,
     project_key: projectKey,
     project_kind: project.kind,
     project_default_assignee_id: project.defaultAssigneeId,
@@ -59,9 +83,49 @@ function namedDetail(names: TicketNames, read: TicketDetailRead): TicketDetailRo
   };
 }
 
-/** The detail with its project, type, status, priority, resolution and level named from the structure store. */
-export function nameTicketDetail(ctx: StructureReader, read: TicketDetailRead): Promise<TicketDetailRow> {
-  return withTicketNames(ctx, (names) => namedDetail(names, read));
+/** Links with their statuses named; undefined when one is not in `names`. */
+function linksNamed(names: TicketNames, links: readonly LinkRead[]): LinkRow[] | undefined {
+  const named: LinkRow[] = [];
+  for (const { status_id, ...link } of links) {
+    const status = names.statuses.get(status_id);
+    if (status === undefined) return undefined;
+    named.push({ ...link, status_name: status.name, status_category: status.category });
+  }
+  return named;
+}
+
+/** The names of those `items` whose ids are in `ids`, in `items`' order (the project's); null when an id is not there. */
+function pickedNames(items: readonly { id: string; name: string }[], ids: readonly string[]): string[] | null {
+  const picked = items.filter((item) => ids.includes(item.id));
+  return picked.length === ids.length ? picked.map((item) => item.name) : null;
+}
+
+/** The ticket's components, versions and fields named in its project's order; null when an id is not in `config`. */
+function listsNamed(config: ProjectConfig, read: TicketListIds): TicketLists | null {
+  const components = pickedNames(config.components, read.component_ids);
+  const fixVersions = pickedNames(config.versions, read.fix_version_ids);
+  const affectedVersions = pickedNames(config.versions, read.affected_version_ids);
+  if (components === null || fixVersions === null || affectedVersions === null) return null;
+  if (read.field_values === null) return { components, fix_versions: fixVersions, affected_versions: affectedVersions, fields: null };
+  const values = read.field_values;
+  const present = config.fields.filter((field) => field.id in values);
+  if (present.length !== Object.keys(values).length) return null;
+  const fields = Object.fromEntries(present.map((field) => [field.key, values[field.id]!]));
+  return { components, fix_versions: fixVersions, affected_versions: affectedVersions, fields };
+}
+
+/**
+ * The detail with its project, type, status, priority, resolution, level, its links' statuses and
+ * subtasks, and its components, versions and fields named from the structure store. A ticket
+ * never changes project, so its lists name things of its project; one created after the version
+ * this request read is found by reading the project again, uncached.
+ */
+export async function nameTicketDetail(ctx: StructureReader & { publicUrl: string }, read: TicketDetailRead): Promise<TicketDetailRow> {
+  const named = await withTicketNames(ctx, (names) => namedDetail(names, read, ctx.publicUrl));
+  const project = { id: named.project_id, key: named.project_key, kind: named.project_kind, default_assignee_id: named.project_default_assignee_id };
+  const lists = listsNamed(await cachedProjectConfig(ctx, project), read) ?? listsNamed(await loadProjectConfig(ctx.db, project), read);
+  if (lists === null) throw new Error('A ticket refers to a component, version or custom field its project no longer has');
+  return { ...named, ...lists };
 }
 
 /**
@@ -80,7 +144,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
     ? sql`null::uuid[]`
     : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
   const result = await sql<TicketDetailRead>`/*prepare*/
-    select ${ticketOwnColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
+    select ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((
         -- the author's name looked up per comment: joined, the plan read every member to hash them
@@ -101,8 +165,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
         from worklogs w left join members m on m.id = w.author_id
         where w.ticket_id = t.id), '[]') end as worklogs,
       case when ${visible} then coalesce((
-        select json_agg(json_build_object('relation', x.relation, 'key', o.key, 'summary', o.summary,
-                                          'status_name', os.name, 'status_category', os.category)
+        select json_agg(json_build_object('relation', x.relation, 'key', o.key, 'summary', o.summary, 'status_id', o.status_id)
                order by x.created_at, o.key)
         from (
           select l.outward as relation, l.target_id as other_id, l.created_at from ticket_links l where l.source_id = t.id
@@ -110,22 +173,10 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
           select l.inward, l.source_id, l.created_at from ticket_links l where l.target_id = t.id
         ) x
         join tickets o on o.id = x.other_id
-        join statuses os on os.id = o.status_id
         where ${visibleTicketSql(scope, 'o')}), '[]') end as links,
       case when ${visible} then coalesce((
-        -- names by scalar subqueries, as in ticketRowColumns: a six-way join here cost more to plan than to run
-        select json_agg(json_build_object(
-                 'key', c.key, 'summary', c.summary,
-                 'project_key', (select key from projects where id = c.project_id),
-                 'type_name', (select name from ticket_types where id = c.type_id),
-                 'status_name', cs.name, 'status_category', cs.category,
-                 'priority_name', (select name from priorities where id = c.priority_id),
-                 'assignee_id', c.assignee_id,
-                 'assignee_name', (select display_name from members where id = c.assignee_id),
-                 'updated_at', c.updated_at::text,
-                 'labels', c.label_names)
-               order by c.rank nulls last, c.number)
-        from tickets c join statuses cs on cs.id = c.status_id
+        select json_agg(${summaryCellsJsonOf('c', 'ca')} order by c.rank nulls last, c.number)
+        from tickets c left join members ca on ca.id = c.assignee_id
         where c.parent_id = t.id and ${visibleTicketSql(scope, 'c')}), '[]') end as subtasks,
       ${roleIds} as role_ids
     from tickets t

@@ -5,7 +5,7 @@ import { withDeals } from './extensions.ts';
 import { cachedWorkflow } from './project-config.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { refuseUnseen, ticketScope } from './visibility.ts';
-import { presentComment, presentSummary, presentTicket, presentWorklog } from './present.ts';
+import { presentComment, presentTicket, presentWorklog } from './present.ts';
 import { findTicketState, ticketRows, type TicketRow, type TicketState } from './repo.ts';
 import type { Link, Ticket, TicketDetail } from './schemas.ts';
 import { availableTransitions, statusById } from './workflow-rules.ts';
@@ -68,7 +68,7 @@ export async function getTicket(ctx: Context, key: string): Promise<TicketDetail
     comments: (row.comments ?? []).map(presentComment),
     worklogs: (row.worklogs ?? []).map(presentWorklog),
     links,
-    subtasks: (row.subtasks ?? []).map((subtask) => presentSummary(subtask, ctx.publicUrl)),
+    subtasks: row.subtasks ?? [],
     transitions: moves.transitions,
   };
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
 import { toTimestamp } from '../../core/time.ts';
 import type { DB } from '../../storage/schema.ts';
@@ -71,10 +71,17 @@ const ticketNames = new StructureKind<TicketNames>('ticket-names');
  * joins nor plans four lookups per ticket for them (a search is planned for its words on every
  * request), and a board's 500 cards do not repeat a key name 500 times.
  */
-export const summaryCellsJson = sql`json_build_array(
-  t.key, t.summary, t.project_id, t.type_id, t.status_id, t.priority_id, t.assignee_id, a.display_name, t.updated_at::text, t.label_names)`;
+export const summaryCellsJson = summaryCellsJsonOf('t', 'a');
 
 export const summaryAssigneeJoin = sql`left join members a on a.id = t.assignee_id`;
+
+/** summaryCellsJson of ticket `ticket` with its assignee joined as `assignee`, for a list inside another ticket's statement. */
+export function summaryCellsJsonOf(ticket: string, assignee: string): RawBuilder<unknown> {
+  const t = (column: string) => sql.ref(`${ticket}.${column}`);
+  return sql`json_build_array(
+  ${t('key')}, ${t('summary')}, ${t('project_id')}, ${t('type_id')}, ${t('status_id')}, ${t('priority_id')}, ${t('assignee_id')},
+  ${sql.ref(`${assignee}.display_name`)}, ${t('updated_at')}::text, ${t('label_names')})`;
+}
 
 /** One `summaryCellsJson` as read. */
 export type SummaryCells = [
@@ -94,7 +101,7 @@ export type SummaryCells = [
 export type ListedSummary = TicketSummary & { status: NonNullable<TicketSummary['status']> };
 
 /** The summaries of `cells`, named from `names`; null when one of their ids is not there. */
-function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], publicUrl: string): ListedSummary[] | null {
+export function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], publicUrl: string): ListedSummary[] | null {
   const summaries: ListedSummary[] = [];
   const urlBase = ticketUrl(publicUrl, '');
   for (const [key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt, labels] of cells) {

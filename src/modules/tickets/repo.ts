@@ -111,12 +111,12 @@ export type TicketRow = Pick<
 export const labelNamesInOrder = (names: readonly string[]) => sql<string[]>`array(select n from unnest(${[...names]}::text[]) n order by n)`;
 
 /**
- * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure: its
- * own, its people's names, its parent's key, its labels, components, versions and fields. Scalar
+ * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure and hold
+ * no list: its own, its people's names, its parent's key, its labels (kept on the row). Scalar
  * subqueries rather than a ten-way join: each is planned alone, which keeps planning (the larger
  * cost of a one-row read, on PGlite especially) small.
  */
-export const ticketOwnColumns = sql`
+export const ticketScalarColumns = sql`
   t.id, t.key, t.number, t.project_id, t.summary,
   t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
   t.label_names as labels, t.updated_at,
@@ -124,7 +124,29 @@ export const ticketOwnColumns = sql`
   (select key from tickets where id = t.parent_id) as parent_key,
   t.security_level_id, t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
   t.due_date::text as due_date, t.created_at, t.resolved_at,
-  t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds,
+  t.original_estimate_seconds, t.remaining_estimate_seconds, t.time_spent_seconds`;
+
+/** The TicketRow lists of components, versions and custom fields, by name. */
+export type TicketLists = Pick<TicketRow, 'components' | 'fix_versions' | 'affected_versions' | 'fields'>;
+
+/** TicketLists by id, as ticketListIdColumns reads them; the project's structure names them (detail.ts). */
+export interface TicketListIds {
+  component_ids: string[];
+  fix_version_ids: string[];
+  affected_version_ids: string[];
+  /** display value by field id; null when the ticket has none */
+  field_values: Record<string, string> | null;
+}
+
+/** SQL: the TicketListIds of ticket `t`, reading only the ticket's own link rows. */
+export const ticketListIdColumns = sql`
+  coalesce((select array_agg(tc.component_id) from ticket_components tc where tc.ticket_id = t.id), '{}') as component_ids,
+  coalesce((select array_agg(tv.version_id) from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_version_ids,
+  coalesce((select array_agg(tv.version_id) from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_version_ids,
+  (select json_object_agg(fv.field_id, fv.display) from ticket_field_values fv where fv.ticket_id = t.id) as field_values`;
+
+/** SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure but its components, versions and fields. */
+export const ticketOwnColumns = sql`${ticketScalarColumns},
   coalesce((select array_agg(c.name order by c.position) from ticket_components tc
             join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
   coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
