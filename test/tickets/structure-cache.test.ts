@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StructureStore } from '../../src/core/structure-cache.ts';
 import { findTicketDetail, nameTicketDetail } from '../../src/modules/tickets/detail.ts';
-import { summaryAssigneeJoin, summaryCellsJson, summariesOf, type SummaryCells } from '../../src/modules/tickets/index.ts';
+import { summaryCellsJson, summariesOf, type SummaryCells } from '../../src/modules/tickets/index.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -125,7 +125,7 @@ describe('lists name a ticket\'s status, priority and type as the workspace file
     const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
     const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
     const cellsOf = async (key: string) =>
-      (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t ${summaryAssigneeJoin} where t.key = ${key}`.execute(service.db))
+      (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t where t.key = ${key}`.execute(service.db))
         .rows[0]!.cells;
     expect((await summariesOf(request, [await cellsOf('TIX-1')]))[0]).toMatchObject({ key: 'TIX-1', status: { name: 'In Progress' } });
 
@@ -248,5 +248,58 @@ describe('a ticket\'s detail names its components, versions and custom fields in
     const patched = await service.request('PATCH', '/api/v1/tickets/TIX-5', { token: lee, body: { components: ['Web', 'Payments'] } });
     expect(patched.body.components).toEqual(['Payments', 'Web']);
     expect((await named()).components).toEqual(['Payments', 'Web']);
+  });
+});
+
+describe('people are named as the workspace file has them at that request: assignee, reporter, authors, subtasks and lists', () => {
+  const RENAMED = (text: string) =>
+    text.replace('- { name: Lee Lead, email: lee@example.com', '- { name: Lee Leader, email: lee@example.com').replace('- { name: Dev One, email: dev1@example.com', '- { name: Dev Uno, email: dev1@example.com');
+
+  it('shows renamed members everywhere a ticket names them at the next request', async () => {
+    await apply(SHELVED);
+    expect((await service.request('PATCH', '/api/v1/tickets/TIX-3', { token: lee, body: { assignee: 'Dev One' } })).status).toBe(200);
+    expect((await service.request('POST', '/api/v1/tickets/TIX-1/worklogs', { token: lee, body: { time_spent: '1h' } })).status).toBe(201);
+    const people = async () => {
+      const one = (await get('/tickets/TIX-1')).body;
+      const listed = (await get('/tickets?query=TIX-3')).body.tickets[0];
+      return {
+        assignee: one.assignee.name,
+        reporter: one.reporter.name,
+        commenter: one.comments.find((c: { body: unknown }) => JSON.stringify(c.body).includes('Reproduced')).author.name,
+        worklogger: one.worklogs[0].author.name,
+        subtaskAssignee: one.subtasks.find((s: { key: string }) => s.key === 'TIX-3').assignee.name,
+        listedAssignee: listed.assignee.name,
+      };
+    };
+    const before = { assignee: 'Dev One', reporter: 'Lee Lead', commenter: 'Dev One', worklogger: 'Lee Lead', subtaskAssignee: 'Dev One', listedAssignee: 'Dev One' };
+    expect(await people()).toEqual(before);
+
+    const renamed = RENAMED(SHELVED);
+    expect(renamed.includes('Lee Leader') && renamed.includes('Dev Uno')).toBe(true);
+    await apply(renamed);
+    expect(await people()).toEqual({ assignee: 'Dev Uno', reporter: 'Lee Leader', commenter: 'Dev Uno', worklogger: 'Lee Leader', subtaskAssignee: 'Dev Uno', listedAssignee: 'Dev Uno' });
+
+    await apply(SHELVED);
+    expect(await people()).toEqual(before);
+  });
+
+  it('reads the names again when the request began before the change that added the member a ticket names', async () => {
+    await apply(SHELVED);
+    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
+    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
+    const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
+    const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-3', scope))!);
+    const cells = async () => (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t where t.key = 'TIX-3'`.execute(service.db)).rows[0]!.cells;
+    expect((await named()).assignee_name).not.toBe('Nia New');
+    expect((await summariesOf(request, [await cells()]))[0]!.assignee?.name).not.toBe('Nia New');
+
+    const withNia = SHELVED.replace('  - { name: Dev Two, email: dev2@example.com, username: dev2 }\n', '  - { name: Dev Two, email: dev2@example.com, username: dev2 }\n  - { name: Nia New, email: nia@example.com, username: nia }\n')
+      .replace('- { name: Developers, members: [dev1@example.com, dev2@example.com] }', '- { name: Developers, members: [dev1@example.com, dev2@example.com, nia@example.com] }');
+    expect(withNia.split('nia@example.com').length - 1).toBe(2);
+    await apply(withNia);
+    expect((await service.request('PATCH', '/api/v1/tickets/TIX-3', { token: lee, body: { assignee: 'Nia New' } })).status).toBe(200);
+
+    expect((await named()).assignee_name).toBe('Nia New');
+    expect((await summariesOf(request, [await cells()]))[0]!.assignee).toMatchObject({ name: 'Nia New' });
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { summariesOf, summaryAssigneeJoin, summaryCellsJson, ticketScope, visibleTicketSql, type SummaryCells } from '../tickets/index.ts';
+import { summariesOf, summaryCellsJson, ticketScope, visibleTicketSql, type SummaryCells } from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
 import { listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
@@ -80,7 +80,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
     select (select count(*) from board where not mapped)::int as unmapped,
            (select count(*) from board where mapped and hidden)::int as hidden_done,
            coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id)
-                     from shown t ${summaryAssigneeJoin}), '[]') as cards
+                     from shown t), '[]') as cards
   `.execute(ctx.db);
   const first = result.rows[0];
   const cards = first ? await summariesOf(ctx, first.cards) : [];

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
-import { summariesOf, summaryAssigneeJoin, summaryCellsJson, type SummaryCells, type TicketSummary } from '../tickets/index.ts';
+import { summariesOf, summaryCellsJson, type SummaryCells, type TicketSummary } from '../tickets/index.ts';
 import { MAX_TICKETS } from './ticket-sets.ts';
 
 /** SQL: the columns of ticket `t` a card needs, for a list that carries them so its tickets are not read again by key. */
@@ -16,7 +16,7 @@ export async function cardsWhere(ctx: Context, condition: RawBuilder<boolean>): 
       order by t.rank nulls last, t.id
       limit ${MAX_TICKETS}
     )
-    select coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id) from shown t ${summaryAssigneeJoin}), '[]') as cards
+    select coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id) from shown t), '[]') as cards
   `.execute(ctx.db);
   return summariesOf(ctx, result.rows[0]!.cards);
 }

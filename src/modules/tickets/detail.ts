@@ -4,7 +4,7 @@ import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
 import { levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
-import { summariesNamed, summaryCellsJsonOf, withTicketNames, type ListedSummary, type SummaryCells, type TicketNames } from './names.ts';
+import { memberName, summariesNamed, summaryCellsJsonOf, withTicketNames, type ListedSummary, type SummaryCells, type TicketNames } from './names.ts';
 import type { CommentRow, WorklogRow } from './present.ts';
 import { cachedProjectConfig, loadProjectConfig, type ProjectConfig } from './project-config.ts';
 import {
@@ -28,6 +28,9 @@ export interface LinkRow {
 /** A link as the detail's statement reads it: the other ticket's status by id. */
 type LinkRead = Omit<LinkRow, 'status_name' | 'status_category'> & { status_id: string };
 
+/** A comment or worklog as the detail's statement reads it: its author by id. */
+type AuthoredRead<R extends { author_name: string | null }> = Omit<R, 'author_name'>;
+
 /** A ticket with everything GET /tickets/{key} shows, and whether the member may see it at all. */
 export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
   /** The children below are read only when both flags hold; null otherwise. */
@@ -42,12 +45,21 @@ export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
 /** What the detail's row names from the structure store rather than reading it. */
 type DetailNames = TicketStructureNames & Pick<TicketState, 'project_default_assignee_id' | 'workflow_id'>;
 
+/** The names of its people the detail's row shows: read from the structure store too. */
+type PeopleNames = Pick<TicketRow, 'assignee_name' | 'reporter_name'>;
+
 /**
- * The detail as its statement reads it: ids where the answer shows names, the ticket's lists by
- * id, links' statuses by id and subtasks as summary cells.
+ * The detail as its statement reads it: ids where the answer shows names (its people's and its
+ * comments' and worklogs' authors' too), the ticket's lists by id, links' statuses by id and
+ * subtasks as summary cells.
  */
-export type TicketDetailRead = Omit<TicketDetailRow, keyof DetailNames | keyof TicketLists | 'links' | 'subtasks'> &
-  TicketListIds & { links: LinkRead[] | null; subtasks: SummaryCells[] | null };
+export type TicketDetailRead = Omit<TicketDetailRow, keyof DetailNames | keyof PeopleNames | keyof TicketLists | 'comments' | 'worklogs' | 'links' | 'subtasks'> &
+  TicketListIds & {
+    comments: AuthoredRead<CommentRow>[] | null;
+    worklogs: AuthoredRead<WorklogRow>[] | null;
+    links: LinkRead[] | null;
+    subtasks: SummaryCells[] | null;
+  };
 
 /** The detail before its lists are named: what the workspace-wide names give. */
 type NamedDetail = Omit<TicketDetailRow, keyof TicketLists>;
@@ -63,11 +75,20 @@ function namedDetail(names: TicketNames, read: TicketDetailRead, publicUrl: stri
   const level = read.security_level_id === null ? null : names.securityLevels.get(read.security_level_id);
   if (projectKey === undefined || project === undefined || typeName === undefined || workflowId === undefined || status === undefined) return null;
   if (priority === undefined || resolution === undefined || level === undefined) return null;
+  const assigneeName = memberName(names, read.assignee_id);
+  const reporterName = memberName(names, read.reporter_id);
+  if (assigneeName === undefined || reporterName === undefined) return null;
+  const comments = read.comments === null ? null : authorsNamed(names, read.comments);
+  const worklogs = read.worklogs === null ? null : authorsNamed(names, read.worklogs);
   const links = read.links === null ? null : linksNamed(names, read.links);
   const subtasks = read.subtasks === null ? null : summariesNamed(names, read.subtasks, publicUrl);
-  if (links === undefined || subtasks === null) return null;
+  if (comments === undefined || worklogs === undefined || links === undefined || subtasks === null) return null;
   return {
     ...read,
+    assignee_name: assigneeName,
+    reporter_name: reporterName,
+    comments,
+    worklogs,
     links,
     subtasks,
     project_key: projectKey,
@@ -81,6 +102,17 @@ function namedDetail(names: TicketNames, read: TicketDetailRead, publicUrl: stri
     resolution_name: resolution,
     security_level_name: level,
   };
+}
+
+/** Comments or worklogs with their authors named; undefined when one is not in `names`. */
+function authorsNamed<R extends { author_id: string | null }>(names: TicketNames, read: readonly R[]): (R & { author_name: string | null })[] | undefined {
+  const named: (R & { author_name: string | null })[] = [];
+  for (const item of read) {
+    const authorName = memberName(names, item.author_id);
+    if (authorName === undefined) return undefined;
+    named.push({ ...item, author_name: authorName });
+  }
+  return named;
 }
 
 /** Links with their statuses named; undefined when one is not in `names`. */
@@ -147,22 +179,19 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
     select ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((
-        -- the author's name looked up per comment: joined, the plan read every member to hash them
-        -- for a ticket's few comments (a sixth of the statement's time with 500 members)
         select json_agg(json_build_object(
-                 'id', c.id, 'author_id', c.author_id, 'author_name', (select display_name from members where id = c.author_id),
-                 'body_format', c.body_format, 'body_text', c.body_text, 'visibility', c.visibility,
+                 'id', c.id, 'author_id', c.author_id, 'body_format', c.body_format, 'body_text', c.body_text, 'visibility', c.visibility,
                  'created_at', c.created_at::text, 'edited_at', c.edited_at::text)
                order by c.created_at, c.id)
         from comments c
         where c.ticket_id = t.id and ${readableCommentSql(scope)}), '[]') end as comments,
       case when ${visible} then coalesce((
         select json_agg(json_build_object(
-                 'id', w.id, 'author_id', w.author_id, 'author_name', m.display_name, 'started_at', w.started_at::text,
+                 'id', w.id, 'author_id', w.author_id, 'started_at', w.started_at::text,
                  'time_spent_seconds', w.time_spent_seconds, 'body_format', w.body_format, 'body_text', w.body_text,
                  'created_at', w.created_at::text, 'edited_at', w.edited_at::text)
                order by w.started_at desc, w.created_at desc)
-        from worklogs w left join members m on m.id = w.author_id
+        from worklogs w
         where w.ticket_id = t.id), '[]') end as worklogs,
       case when ${visible} then coalesce((
         select json_agg(json_build_object('relation', x.relation, 'key', o.key, 'summary', o.summary, 'status_id', o.status_id)
@@ -175,8 +204,8 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
         join tickets o on o.id = x.other_id
         where ${visibleTicketSql(scope, 'o')}), '[]') end as links,
       case when ${visible} then coalesce((
-        select json_agg(${summaryCellsJsonOf('c', 'ca')} order by c.rank nulls last, c.number)
-        from tickets c left join members ca on ca.id = c.assignee_id
+        select json_agg(${summaryCellsJsonOf('c')} order by c.rank nulls last, c.number)
+        from tickets c
         where c.parent_id = t.id and ${visibleTicketSql(scope, 'c')}), '[]') end as subtasks,
       ${roleIds} as role_ids
     from tickets t

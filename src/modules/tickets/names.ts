@@ -14,8 +14,9 @@ export interface ProjectNaming {
 }
 
 /**
- * Every project's key and every ticket type's, priority's and status's name, by id; and what a
- * ticket's detail names besides: projects' kinds, types' workflows, resolutions and security levels.
+ * Every project's key and every ticket type's, priority's and status's name, by id; every member's
+ * display name; and what a ticket's detail names besides: projects' kinds, types' workflows,
+ * resolutions and security levels.
  */
 export interface TicketNames {
   projects: ReadonlyMap<string, string>;
@@ -26,6 +27,13 @@ export interface TicketNames {
   typeWorkflows: ReadonlyMap<string, string>;
   resolutions: ReadonlyMap<string, string>;
   securityLevels: ReadonlyMap<string, string>;
+  /** Display names, written only by the workspace apply and the CLI, each with config_version bumped. */
+  members: ReadonlyMap<string, string>;
+}
+
+/** The display name of member `id`: null for no one, undefined when `names` does not know them. */
+export function memberName(names: TicketNames, id: string | null): string | null | undefined {
+  return id === null ? null : names.members.get(id);
 }
 
 interface NamesRow {
@@ -35,6 +43,7 @@ interface NamesRow {
   statuses: Record<string, [string, StatusCategory]>;
   resolutions: Record<string, string>;
   security_levels: Record<string, string>;
+  members: Record<string, string>;
 }
 
 /** All of them in one round trip: a workspace holds hundreds of these, not millions. */
@@ -45,7 +54,8 @@ async function loadTicketNames(db: Kysely<DB>): Promise<TicketNames> {
            coalesce((select json_object_agg(id, name) from priorities), '{}') as priorities,
            coalesce((select json_object_agg(id, json_build_array(name, category)) from statuses), '{}') as statuses,
            coalesce((select json_object_agg(id, name) from resolutions), '{}') as resolutions,
-           coalesce((select json_object_agg(id, name) from security_levels), '{}') as security_levels
+           coalesce((select json_object_agg(id, name) from security_levels), '{}') as security_levels,
+           coalesce((select json_object_agg(id, display_name) from members), '{}') as members
   `.execute(db);
   const row = rows[0]!;
   const projects = Object.entries(row.projects);
@@ -59,6 +69,7 @@ async function loadTicketNames(db: Kysely<DB>): Promise<TicketNames> {
     typeWorkflows: new Map(types.map(([id, [, workflowId]]) => [id, workflowId])),
     resolutions: new Map(Object.entries(row.resolutions)),
     securityLevels: new Map(Object.entries(row.security_levels)),
+    members: new Map(Object.entries(row.members)),
   };
 }
 
@@ -66,21 +77,19 @@ const ticketNames = new StructureKind<TicketNames>('ticket-names');
 
 /**
  * SQL: what a summary shows of ticket `t`, as one JSON array of ids and values (`SummaryCells`),
- * its assignee `a` joined (`summaryAssigneeJoin`), its labels as the ticket keeps them. The names
- * of its project, type, priority and status come from the structure store instead: a list neither
- * joins nor plans four lookups per ticket for them (a search is planned for its words on every
- * request), and a board's 500 cards do not repeat a key name 500 times.
+ * its labels as the ticket keeps them. The names of its project, type, priority, status and
+ * assignee come from the structure store instead: a list neither joins nor plans five lookups per
+ * ticket for them (a search is planned for its words on every request), and a board's 500 cards
+ * do not repeat a key name 500 times.
  */
-export const summaryCellsJson = summaryCellsJsonOf('t', 'a');
+export const summaryCellsJson = summaryCellsJsonOf('t');
 
-export const summaryAssigneeJoin = sql`left join members a on a.id = t.assignee_id`;
-
-/** summaryCellsJson of ticket `ticket` with its assignee joined as `assignee`, for a list inside another ticket's statement. */
-export function summaryCellsJsonOf(ticket: string, assignee: string): RawBuilder<unknown> {
+/** summaryCellsJson of the ticket named `ticket`, for a list inside another ticket's statement. */
+export function summaryCellsJsonOf(ticket: string): RawBuilder<unknown> {
   const t = (column: string) => sql.ref(`${ticket}.${column}`);
   return sql`json_build_array(
   ${t('key')}, ${t('summary')}, ${t('project_id')}, ${t('type_id')}, ${t('status_id')}, ${t('priority_id')}, ${t('assignee_id')},
-  ${sql.ref(`${assignee}.display_name`)}, ${t('updated_at')}::text, ${t('label_names')})`;
+  ${t('updated_at')}::text, ${t('label_names')})`;
 }
 
 /** One `summaryCellsJson` as read. */
@@ -92,7 +101,6 @@ export type SummaryCells = [
   statusId: string,
   priorityId: string | null,
   assigneeId: string | null,
-  assigneeName: string | null,
   updatedAt: string,
   labels: string[],
 ];
@@ -104,12 +112,13 @@ export type ListedSummary = TicketSummary & { status: NonNullable<TicketSummary[
 export function summariesNamed(names: TicketNames, cells: readonly SummaryCells[], publicUrl: string): ListedSummary[] | null {
   const summaries: ListedSummary[] = [];
   const urlBase = ticketUrl(publicUrl, '');
-  for (const [key, summary, projectId, typeId, statusId, priorityId, assigneeId, assigneeName, updatedAt, labels] of cells) {
+  for (const [key, summary, projectId, typeId, statusId, priorityId, assigneeId, updatedAt, labels] of cells) {
     const project = names.projects.get(projectId);
     const type = names.types.get(typeId);
     const status = names.statuses.get(statusId);
     const priority = priorityId === null ? null : names.priorities.get(priorityId);
-    if (project === undefined || type === undefined || status === undefined || priority === undefined) return null;
+    const assigneeName = memberName(names, assigneeId);
+    if (project === undefined || type === undefined || status === undefined || priority === undefined || assigneeName === undefined) return null;
     summaries.push({
       key,
       summary,
@@ -131,12 +140,12 @@ export function summariesNamed(names: TicketNames, cells: readonly SummaryCells[
  * What `apply` makes of the names in the structure store; null from it means an id was missing.
  * Structure changes bump config_version, but a request may read a ticket moved into a status
  * created after the version it read with its token: then the names are read again, uncached.
- * Tickets refer to their project, type, priority, status, resolution and security level by
- * foreign key, so that read knows them all.
+ * Tickets refer to their project, type, priority, status, resolution, security level and people
+ * by foreign key, so that read knows them all.
  */
 export async function withTicketNames<T>(ctx: StructureReader, apply: (names: TicketNames) => T | null): Promise<T> {
   const result = apply(await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db))) ?? apply(await loadTicketNames(ctx.db));
-  if (result === null) throw new Error('A ticket refers to a project, type, priority, status, resolution or security level that no longer exists');
+  if (result === null) throw new Error('A ticket refers to a project, type, priority, status, resolution, security level or member that no longer exists');
   return result;
 }
 

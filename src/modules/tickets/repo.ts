@@ -111,16 +111,11 @@ export type TicketRow = Pick<
 export const labelNamesInOrder = (names: readonly string[]) => sql<string[]>`array(select n from unnest(${[...names]}::text[]) n order by n)`;
 
 /**
- * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure and hold
- * no list: its own, its people's names, its parent's key, its labels (kept on the row). Scalar
- * subqueries rather than a ten-way join: each is planned alone, which keeps planning (the larger
- * cost of a one-row read, on PGlite especially) small.
+ * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure, its
+ * people included, and hold no list: its own, its parent's key, its labels (kept on the row).
  */
 export const ticketScalarColumns = sql`
-  t.id, t.key, t.number, t.project_id, t.summary,
-  t.assignee_id, (select display_name from members where id = t.assignee_id) as assignee_name,
-  t.label_names as labels, t.updated_at,
-  t.reporter_id, (select display_name from members where id = t.reporter_id) as reporter_name,
+  t.id, t.key, t.number, t.project_id, t.summary, t.assignee_id, t.label_names as labels, t.updated_at, t.reporter_id,
   (select key from tickets where id = t.parent_id) as parent_key,
   t.security_level_id, t.request_type, t.description_format, t.description_text, t.environment_format, t.environment_text,
   t.due_date::text as due_date, t.created_at, t.resolved_at,
@@ -145,8 +140,14 @@ export const ticketListIdColumns = sql`
   coalesce((select array_agg(tv.version_id) from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_version_ids,
   (select json_object_agg(fv.field_id, fv.display) from ticket_field_values fv where fv.ticket_id = t.id) as field_values`;
 
-/** SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure but its components, versions and fields. */
+/**
+ * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure but its
+ * people, components, versions and fields. Scalar subqueries rather than a ten-way join: each is
+ * planned alone, which keeps planning (the larger cost of a one-row read, on PGlite especially) small.
+ */
 export const ticketOwnColumns = sql`${ticketScalarColumns},
+  (select display_name from members where id = t.assignee_id) as assignee_name,
+  (select display_name from members where id = t.reporter_id) as reporter_name,
   coalesce((select array_agg(c.name order by c.position) from ticket_components tc
             join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
   coalesce((select array_agg(v.name order by v.position) from ticket_versions tv

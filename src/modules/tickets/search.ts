@@ -7,7 +7,7 @@ import { resolvePerson } from '../../core/people.ts';
 import { projectsByKey, projectStructure, type ProjectRow } from '../projects/index.ts';
 import { cachedStatusCategories } from './project-config.ts';
 import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
-import { summariesOf, summaryAssigneeJoin, summaryCellsJson, type SummaryCells } from './names.ts';
+import { summariesOf, summaryCellsJson, type SummaryCells } from './names.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
 import { PREPARE } from '../../storage/prepared.ts';
@@ -154,7 +154,7 @@ async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullab
     select ${summaryCellsJson} as cells, x.total
     from page x
     join tickets t on t.id = x.id
-    ${summaryAssigneeJoin} ${sortJoins(sort)}
+    ${sortJoins(sort)}
     order by ${orderBy(sort)}
   `.execute(ctx.db);
   return result.rows;
