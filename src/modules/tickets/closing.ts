@@ -76,10 +76,17 @@ async function closingStatement<R>(
     ...(closing.history.length ? [historyInsert(by, about, closing.history)] : []),
     ...(closing.announcement ? announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
   ];
+  // A comment's statement runs alone and takes the ticket's row lock itself: read in the FROM list,
+  // its writes run before the update locks the row; left unread, PostgreSQL runs them after it,
+  // while comments on the same ticket wait for that lock (issue 15). A change in a transaction
+  // locked the row when it read the ticket: there the reads would only cost planning.
+  const writesFirst = commentInsert !== undefined;
+  const names = writes.map((_, i) => sql.raw(`w${i}`));
   const ctes = [
     ...(commentInsert ? [sql`${NEW_COMMENT} as (${commentInsert})`] : []),
-    ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`),
+    ...writes.map((write, i) => (writesFirst ? sql`${names[i]} as (${write} returning 1)` : sql`${names[i]} as (${write})`)),
   ];
+  const written = writesFirst ? names.map((name) => sql`, (select count(*) from ${name}) ${name}`) : [];
   const document = commentInsert ? searchDocumentSetWith(NEW_COMMENT) : searchDocumentSet(closing.comment ?? null);
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
@@ -90,7 +97,7 @@ async function closingStatement<R>(
   const result = await sql<R>`${sql.raw(PREPARE)}
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
     update tickets t set ${set} ${document}, updated_at = now()
-    from projects p, statuses s ${commentInsert ? sql`, ${NEW_COMMENT}` : sql``}
+    from projects p, statuses s ${commentInsert ? sql`, ${NEW_COMMENT}` : sql``} ${sql.join(written, sql``)}
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}
   `.execute(ctx.db);
