@@ -26,7 +26,7 @@ interface Scope {
 
 /**
  * Workspace structure (workflows, projects and their ticket types, priorities, resolutions,
- * components, versions) kept between requests by one app (one database), keyed by
+ * components, versions; members' names) kept between requests by one app (one database), keyed by
  * `workspace_settings.config_version`, which every writer of structure bumps in the transaction
  * that changes it (workspace file apply, module switches, CLI member changes). Each request reads
  * the version with its token (ctx.settings), so a change made by any process on the same database
