@@ -23,6 +23,18 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 const get = (path: string) => service.request('GET', `/api/v1${path}`, { token: lee });
+
+/**
+ * A request as the service makes one: it read the current config_version with its token, and
+ * later statements may see changes committed since. Its structure store is its own.
+ */
+async function requestAtThisVersion() {
+  const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
+  return { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
+}
+
+/** An administrator's scope: every ticket visible, so findTicketDetail reads everything. */
+const ADMIN_SCOPE = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
 const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'tickets-workspace.yaml'));
 
 describe('workspace structure: a change to the workspace file shows at the next read', () => {
@@ -122,8 +134,7 @@ describe('lists name a ticket\'s status, priority and type as the workspace file
   it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
     // A request keeps the config_version it read with its token, while its later statements see
     // a change committed since: a status the store, at that version, has never heard of.
-    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
+    const request = await requestAtThisVersion();
     const cellsOf = async (key: string) =>
       (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t where t.key = ${key}`.execute(service.db))
         .rows[0]!.cells;
@@ -175,10 +186,8 @@ describe('a ticket\'s detail names its type, status, priority and security level
   });
 
   it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
-    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
-    const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
-    const read = async (key: string) => (await findTicketDetail(service.db, key, scope))!;
+    const request = await requestAtThisVersion();
+    const read = async (key: string) => (await findTicketDetail(service.db, key, ADMIN_SCOPE))!;
     expect(await nameTicketDetail(request, await read('TIX-3'))).toMatchObject({ key: 'TIX-3', status_name: 'Blocked' });
 
     await apply(withStatus(PARKED, 'Shelved', 'Shelve'));
@@ -236,10 +245,8 @@ describe('a ticket\'s detail names its components, versions and custom fields in
 
   it('reads the project again when the request began before the change that added its ticket\'s component', async () => {
     await apply(SHELVED);
-    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
-    const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
-    const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-5', scope))!);
+    const request = await requestAtThisVersion();
+    const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-5', ADMIN_SCOPE))!);
     expect((await service.request('PATCH', '/api/v1/tickets/TIX-5', { token: lee, body: { components: ['Web', 'API'] } })).status).toBe(200);
     expect((await named()).components).toEqual(['API', 'Web']);
 
@@ -285,10 +292,8 @@ describe('people are named as the workspace file has them at that request: assig
 
   it('reads the names again when the request began before the change that added the member a ticket names', async () => {
     await apply(SHELVED);
-    const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-    const request = { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
-    const scope = { memberId: 'unused', isAdmin: true, projectIds: null, levelIds: [] };
-    const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-3', scope))!);
+    const request = await requestAtThisVersion();
+    const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-3', ADMIN_SCOPE))!);
     const cells = async () => (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t where t.key = 'TIX-3'`.execute(service.db)).rows[0]!.cells;
     expect((await named()).assignee_name).not.toBe('Nia New');
     expect((await summariesOf(request, [await cells()]))[0]!.assignee?.name).not.toBe('Nia New');
