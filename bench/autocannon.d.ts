@@ -23,6 +23,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Seconds a request may wait for its answer before it counts as a timeout (default 10). */
+    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

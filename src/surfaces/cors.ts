@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
 /** Names the parameters and fields a REST request sent that the operation does not take (spec 4 ignores them). */
@@ -11,25 +10,60 @@ export function isCrossOriginPath(url: string): boolean {
   return CROSS_ORIGIN_PATHS.some((pattern) => pattern.test(url));
 }
 
+const EXPOSED_HEADERS = [
+  'WWW-Authenticate',
+  'Mcp-Session-Id',
+  'Mcp-Protocol-Version',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+  IGNORED_HEADER,
+].join(', ');
+
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-Request-Id',
+  'Access-Control-Max-Age': '600',
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether the path is one any origin may call, decided once in onRequest. */
+    crossOrigin: boolean;
+  }
+}
+
+/**
+ * CORS for the paths any origin may call: any origin, never credentials (spec 4.10), so every
+ * header is a constant written as is. A general CORS plugin resolved its options again on each
+ * request, which cost more than the rest of a GET /me's own hooks (issue 15). A preflight is
+ * answered here, before authentication: a browser sends it without the request's Authorization.
+ */
 export async function registerCors(app: FastifyInstance): Promise<void> {
-  await app.register(cors, {
-    hideOptionsRoute: true,
-    delegator: (request, callback) => {
-      if (!isCrossOriginPath(request.url ?? '')) return callback(null, { origin: false });
-      callback(null, {
-        origin: '*',
-        credentials: false,
-        methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        allowedHeaders: ['Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
-        exposedHeaders: ['WWW-Authenticate', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', IGNORED_HEADER],
-        maxAge: 600,
-      });
-    },
+  app.decorateRequest('crossOrigin', false);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isCrossOriginPath(request.url)) return done();
+    request.crossOrigin = true;
+    reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (request.method !== 'OPTIONS') return done();
+    if (!request.headers.origin || !request.headers['access-control-request-method']) {
+      reply.code(400).type('text/plain').send('Invalid preflight request: it needs Origin and Access-Control-Request-Method');
+      return;
+    }
+    reply.headers(PREFLIGHT_HEADERS).code(204).header('Content-Length', '0').send();
+  });
+
+  // Lets a preflight be routed at all; on a path without CORS it is an unknown route.
+  app.options('*', (_request, reply) => {
+    reply.callNotFound();
   });
 
   // Defence in depth: nothing on these paths may set a cookie (spec 4.10).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isCrossOriginPath(request.url)) reply.removeHeader('set-cookie');
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.crossOrigin) reply.removeHeader('set-cookie');
+    done(null, payload);
   });
 }

@@ -69,6 +69,27 @@ describe('cors: any origin may call the API, MCP, OAuth endpoints and discovery 
   });
 });
 
+describe('cors: a preflight is answered before the route, once, and must be one', () => {
+  it('answers 204 with nothing to read and lets the browser keep it ten minutes', async () => {
+    const reply = await preflight('/api/v1/tickets/CORE-1', 'PATCH');
+    expect(reply.status).toBe(204);
+    expect(reply.text).toBe('');
+    expect(reply.headers['access-control-max-age']).toBe('600');
+    expect(String(reply.headers['access-control-allow-methods'])).toContain('PATCH');
+  });
+
+  it('refuses an OPTIONS without Origin or Access-Control-Request-Method with 400', async () => {
+    const withoutMethod = await service.request('OPTIONS', '/api/v1/me', { headers: { origin: ORIGIN } });
+    expect(withoutMethod.status).toBe(400);
+    const withoutOrigin = await service.request('OPTIONS', '/mcp', { headers: { 'access-control-request-method': 'POST' } });
+    expect(withoutOrigin.status).toBe(400);
+  });
+
+  it('is an unknown route on a page path', async () => {
+    expect((await preflight('/login')).status).toBe(404);
+  });
+});
+
 describe('cors: other paths give no cross-origin permission', () => {
   it.each(OTHER_PATHS)('%s', async (path) => {
     const pre = await preflight(path);
