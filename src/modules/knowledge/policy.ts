@@ -46,7 +46,7 @@ export interface SpaceAccess {
 export async function spaceLevels(ctx: Context, spaces: readonly SpaceRow[]): Promise<Map<string, SpaceAccess>> {
   const levels = new Map<string, SpaceAccess>();
   if (spaces.length === 0) return levels;
-  const { rows: grants } = await sql<{ space_id: string; level: GrantLevel }>`
+  const { rows: grants } = await sql<{ space_id: string; level: GrantLevel }>`/*prepare*/
     select g.space_id, g.level from space_grants g
     where g.space_id = any(${spaces.map((s) => s.id)}::uuid[])
       and (g.everyone or g.member_id = ${ctx.actor.memberId}

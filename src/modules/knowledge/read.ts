@@ -4,6 +4,7 @@ import { invalid } from '../../core/errors.ts';
 import { plainText, presentRichText } from '../../core/rich-text.ts';
 import { prefixQuery } from '../../core/search-words.ts';
 import { toTimestamp } from '../../core/time.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 import { ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { mayEdit, mayManage, spaceLevels } from './policy.ts';
 import { presentSummary } from './present.ts';
@@ -52,7 +53,7 @@ async function mentionedTickets(ctx: Context, text: string): Promise<{ key: stri
   const keys = [...new Set(text.match(TICKET_KEY) ?? [])].slice(0, 50);
   if (keys.length === 0) return [];
   const scope = await ticketScope(ctx);
-  const { rows } = await sql<{ key: string; summary: string }>`
+  const { rows } = await sql<{ key: string; summary: string }>`/*prepare*/
     select t.key, t.summary from tickets t where t.key = any(${keys}::text[]) and ${visibleTicketSql(scope)} order by t.key
   `.execute(ctx.db);
   return rows;
@@ -60,7 +61,7 @@ async function mentionedTickets(ctx: Context, text: string): Promise<{ key: stri
 
 async function backlinks(ctx: Context, view: SpaceView, pageId: string): Promise<PageSummary[]> {
   const page = view.byId.get(pageId)!;
-  const { rows } = await sql<{ page_id: string; space_key: string }>`
+  const { rows } = await sql<{ page_id: string; space_key: string }>`/*prepare*/
     select distinct l.from_page_id as page_id, s.key as space_key from page_links l
     join pages p on p.id = l.from_page_id join spaces s on s.id = p.space_id
     where l.to_space = ${view.space.key.toLowerCase()} and l.to_ref in (${page.slug.toLowerCase()}, ${page.title.toLowerCase()})
@@ -84,6 +85,7 @@ export async function presentPage(ctx: Context, view: SpaceView, pageId: string)
   const node = view.byId.get(pageId)!;
   const row = await ctx.db
     .selectFrom('pages as p')
+    .modifyFront(sql.raw(PREPARE))
     .leftJoin('members as a', 'a.id', 'p.author_id')
     .leftJoin('members as e', 'e.id', 'p.editor_id')
     .select(['p.body_format', 'p.body_text', 'p.published', 'p.labels', 'p.created_at', 'p.author_id', 'a.display_name as author_name', 'p.editor_id', 'e.display_name as editor_name'])

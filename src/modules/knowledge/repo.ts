@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { SpaceRow } from './policy.ts';
 import type { PageKind } from './tables.ts';
@@ -15,7 +16,7 @@ export async function allSpaces(db: Kysely<DB>): Promise<SpaceRow[]> {
 }
 
 export async function findSpace(db: Kysely<DB>, key: string): Promise<SpaceRow | undefined> {
-  return spacesQuery(db).where(sql<string>`lower(s.key)`, '=', key.trim().toLowerCase()).executeTakeFirst();
+  return spacesQuery(db).modifyFront(sql.raw(PREPARE)).where(sql<string>`lower(s.key)`, '=', key.trim().toLowerCase()).executeTakeFirst();
 }
 
 /** A page of a space as the tree, visibility and paths need it. */
@@ -48,7 +49,7 @@ export async function spacePages(db: Kysely<DB>, spaceId: string): Promise<PageN
  * of one page needs (its path, the restrictions above it) without the rest of its space.
  */
 export async function pagesWithAncestors(db: Kysely<DB>, spaceId: string, refs: { ids: readonly string[]; slugs: readonly string[] }): Promise<PageNode[]> {
-  const { rows } = await sql<PageNode>`
+  const { rows } = await sql<PageNode>`/*prepare*/
     with recursive chain as (
       select id, slug, title, kind, parent_id, rank, draft, author_id, archived_at, version, edited_at from pages
       where space_id = ${spaceId} and (id = any(${refs.ids}::uuid[]) or lower(slug) = any(${refs.slugs}::text[]))
@@ -69,7 +70,7 @@ export interface Restriction {
 }
 
 export async function spaceRestrictions(db: Kysely<DB>, spaceId: string, memberId: string): Promise<Restriction[]> {
-  const { rows } = await sql<Restriction>`
+  const { rows } = await sql<Restriction>`/*prepare*/
     select r.page_id, r.kind,
       bool_or(r.member_id = ${memberId} or r.group_id in (select group_id from group_members where member_id = ${memberId})) as passes
     from page_restrictions r join pages p on p.id = r.page_id
