@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../core/errors.ts';
 
 /** Names the parameters and fields a REST request sent that the operation does not take (spec 4 ignores them). */
 export const IGNORED_HEADER = 'Atrium-Ignored-Parameters';
@@ -28,13 +29,6 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '600',
 };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Whether the path is one any origin may call, decided once in onRequest. */
-    crossOrigin: boolean;
-  }
-}
-
 /**
  * CORS for the paths any origin may call: any origin, never credentials (spec 4.10), so every
  * header is a constant written as is. A general CORS plugin resolved its options again on each
@@ -42,15 +36,13 @@ declare module 'fastify' {
  * answered here, before authentication: a browser sends it without the request's Authorization.
  */
 export async function registerCors(app: FastifyInstance): Promise<void> {
-  app.decorateRequest('crossOrigin', false);
-
   app.addHook('onRequest', (request, reply, done) => {
     if (!isCrossOriginPath(request.url)) return done();
-    request.crossOrigin = true;
     reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (request.method !== 'OPTIONS') return done();
     if (!request.headers.origin || !request.headers['access-control-request-method']) {
-      reply.code(400).type('text/plain').send('Invalid preflight request: it needs Origin and Access-Control-Request-Method');
+      // as a request that is not valid HTTP (rest/error-handler.ts): 400, in the spec's shape
+      reply.code(400).send(errorBody('invalid', '/: OPTIONS here is a CORS preflight and needs the Origin and Access-Control-Request-Method headers'));
       return;
     }
     reply.headers(PREFLIGHT_HEADERS).code(204).header('Content-Length', '0').send();
@@ -61,9 +53,9 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     reply.callNotFound();
   });
 
-  // Defence in depth: nothing on these paths may set a cookie (spec 4.10).
+  // Defence in depth: nothing on these paths may set a cookie (spec 4.10), whichever hook answered.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.crossOrigin) reply.removeHeader('set-cookie');
+    if (isCrossOriginPath(request.url)) reply.removeHeader('set-cookie');
     done(null, payload);
   });
 }

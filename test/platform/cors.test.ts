@@ -69,7 +69,7 @@ describe('cors: any origin may call the API, MCP, OAuth endpoints and discovery 
   });
 });
 
-describe('cors: a preflight is answered before the route, once, and must be one', () => {
+describe('cors: a preflight needs Origin and Access-Control-Request-Method and is answered before authentication', () => {
   it('answers 204 with nothing to read and lets the browser keep it ten minutes', async () => {
     const reply = await preflight('/api/v1/tickets/CORE-1', 'PATCH');
     expect(reply.status).toBe(204);
@@ -78,9 +78,11 @@ describe('cors: a preflight is answered before the route, once, and must be one'
     expect(String(reply.headers['access-control-allow-methods'])).toContain('PATCH');
   });
 
-  it('refuses an OPTIONS without Origin or Access-Control-Request-Method with 400', async () => {
+  it('refuses an OPTIONS without Origin or Access-Control-Request-Method with 400 in the error shape of spec 7', async () => {
     const withoutMethod = await service.request('OPTIONS', '/api/v1/me', { headers: { origin: ORIGIN } });
     expect(withoutMethod.status).toBe(400);
+    expect(withoutMethod.body.error.code).toBe('invalid');
+    expect(withoutMethod.body.error.message).toContain('Access-Control-Request-Method');
     const withoutOrigin = await service.request('OPTIONS', '/mcp', { headers: { 'access-control-request-method': 'POST' } });
     expect(withoutOrigin.status).toBe(400);
   });
