@@ -16,6 +16,8 @@ beforeAll(async () => {
   t = await tokensFor(service);
   for (let i = 0; i < 6; i += 1) keys.push(await createTicket(service, t.lee, 'CORE', `Counted ticket ${i} payment`));
   await service.request('POST', `/api/v1/tickets/${keys[0]}/comments`, { token: t.lee, body: { body: 'A comment to read' } });
+  // labels the project has before the counted requests give them (adding one changes the structure)
+  await service.request('PATCH', `/api/v1/tickets/${keys[5]}`, { token: t.lee, body: { labels: ['counted', 'again'] } });
 });
 afterAll(() => service.close());
 
@@ -47,6 +49,9 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 2],
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 5],
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 4],
+  // labels the project has: named from the structure store
+  ['POST /tickets with a label', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })), 201, 4],
+  ['PATCH /tickets/{key} labels', rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })), 200, 11],
   ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 5],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 3],
   ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 11],

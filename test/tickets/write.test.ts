@@ -274,6 +274,12 @@ describe('change: only what is sent changes, in one history entry (custom fields
     expect(await labelled('label=kept-one')).toEqual([elsewhere.key, created.key].sort());
     expect(await labelled('project=OTHER&label=kept-one')).toEqual([elsewhere.key]);
     expect(await labelled('project=TIX&label=kept-one')).toEqual([created.key]);
+
+    // both projects have the label now: each create is given its own project's, from the structure store
+    const again = (await create('lee', { summary: 'Same label, this project again', labels: ['kept-one'] })).body;
+    const elsewhereAgain = (await call('lee', 'POST', '/tickets', { project: 'OTHER', summary: 'Same label, other project again', labels: ['kept-one'] })).body;
+    expect(await labelled('project=OTHER&label=kept-one')).toEqual([elsewhere.key, elsewhereAgain.key].sort());
+    expect(await labelled('project=TIX&label=kept-one')).toEqual([created.key, again.key].sort());
   });
 
   it('changes the type only to one whose workflow has the current status', async () => {

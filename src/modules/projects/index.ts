@@ -11,6 +11,6 @@ export const projectsModule: ModuleDefinition<WorkspaceSectionHandler> = {
   operations: projectOperations,
 };
 
-export { projectsByKey, projectStructure, type ProjectRow } from './repo.ts';
+export { cachedProjectLabels, projectsByKey, projectStructure, type ProjectRow } from './repo.ts';
 export { describeProject, loadVisibleProject, resolveVisibleProject, visibleProjects } from './service.ts';
 export { Project, ProjectKey } from './schemas.ts';

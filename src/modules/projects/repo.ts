@@ -80,18 +80,26 @@ export async function projectStructure(ctx: StructureReader, projectId: string):
   return (await cachedProjects(ctx)).structure.get(projectId)!;
 }
 
-const projectLabelNames = new StructureKind<readonly string[]>('project-labels');
+/** A project's labels as the structure store keeps them. */
+export interface ProjectLabels {
+  /** The names it lists: not archived, by name. */
+  listed: readonly string[];
+  /** Every label's id by its stored name, archived ones too (a ticket may be given one again). */
+  idByName: ReadonlyMap<string, string>;
+}
+
+const projectLabels = new StructureKind<ProjectLabels>('project-labels');
 
 /**
- * A project's labels (not archived) by name, from the structure store: the workspace file writes
- * them, and a ticket that adds one (`ensureLabels`) bumps config_version in the same statement.
+ * A project's labels from the structure store: the workspace file writes them, and a ticket that
+ * adds one (`ensureLabels`) bumps config_version in the same statement.
  */
-export function cachedProjectLabels(ctx: StructureReader, projectId: string): Promise<readonly string[]> {
-  return ctx.structure.get(ctx, projectLabelNames, projectId, async () => {
-    const { rows } = await sql<{ labels: string[] }>`
-      select array(select name from labels where project_id = ${projectId} and not archived order by name) as labels
+export function cachedProjectLabels(ctx: StructureReader, projectId: string): Promise<ProjectLabels> {
+  return ctx.structure.get(ctx, projectLabels, projectId, async () => {
+    const { rows } = await sql<{ id: string; name: string; archived: boolean }>`
+      select id, name, archived from labels where project_id = ${projectId} order by name
     `.execute(ctx.db);
-    return rows[0]!.labels;
+    return { listed: rows.filter((r) => !r.archived).map((r) => r.name), idByName: new Map(rows.map((r) => [r.name, r.id])) };
   });
 }
 

@@ -50,7 +50,7 @@ export async function describeProject(ctx: Context, key: string): Promise<Projec
     resolutions: [...structure.resolutions],
     components: [...structure.components],
     versions: [...structure.versions],
-    labels: [...labels],
+    labels: [...labels.listed],
     assignable_users: assignable.map((m) => ({ id: m.id, name: m.name })),
   };
 }

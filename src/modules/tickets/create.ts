@@ -7,7 +7,7 @@ import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
 import { cachedProjectConfig, cachedWorkflow } from './project-config.ts';
 import { createTicketRow } from './new-ticket.ts';
-import { ensureLabels } from './repo.ts';
+import { ensureProjectLabels } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { newDealCompany, requestTypeFor, resolveDealCompany } from './extensions.ts';
@@ -45,7 +45,7 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   }
 
   const workflow = await cachedWorkflow(ctx, type.workflow_id);
-  const labels = await ensureLabels(ctx.db, project.id, labelNames(input.labels ?? []));
+  const labels = await ensureProjectLabels(ctx, project.id, labelNames(input.labels ?? []));
   // given by the service, for the other module's write that the create statement makes with the ticket
   const ticketId = randomUUID();
   const fieldValues = newFieldValues(fields);

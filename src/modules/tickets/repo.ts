@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, StatusesTable } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
+import type { StructureReader } from '../../core/structure-cache.ts';
+import { cachedProjectLabels } from '../projects/index.ts';
 import type { TicketsTable } from './tables.ts';
 import { ticketAccessColumns, type TicketAccess, type TicketScope } from './visibility.ts';
 import { searchDocumentSet } from './search-document.ts';
@@ -253,6 +255,22 @@ export async function setVersions(db: Kysely<DB>, ticketId: string, kind: 'fix' 
 
 export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: string): Promise<void> {
   await db.insertInto('ticket_watchers').values({ ticket_id: ticketId, member_id: memberId }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/**
+ * ensureLabels for a ticket a member creates or changes: the labels its project has are named
+ * from the structure store, without a round trip (every writer of labels bumps config_version);
+ * the database is read only for a name the store lacks. Called before the request writes a label,
+ * so the store never keeps one of a transaction that may still roll back.
+ */
+export async function ensureProjectLabels(ctx: StructureReader, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (names.length === 0) return [];
+  const { idByName } = await cachedProjectLabels(ctx, projectId);
+  const known = names.flatMap((name) => {
+    const id = idByName.get(name);
+    return id === undefined ? [] : [{ id, name }];
+  });
+  return known.length === names.length ? known : ensureLabels(ctx.db, projectId, names);
 }
 
 /**

@@ -10,7 +10,7 @@ import { announce } from './notify.ts';
 import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
 import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
-import { ensureLabels, setComponents, setLabels, ticketRows, touchTicket, type TicketState } from './repo.ts';
+import { ensureProjectLabels, setComponents, setLabels, ticketRows, touchTicket, type TicketState } from './repo.ts';
 import type { Ticket, UpdateTicketBody } from './schemas.ts';
 import { labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 
@@ -112,7 +112,7 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
   if (input.labels !== undefined) {
     const names = labelNames(input.labels);
     if (!sameList([...names].sort(), before.labels)) {
-      const labels = await ensureLabels(ctx.db, ticket.project_id, names);
+      const labels = await ensureProjectLabels(ctx, ticket.project_id, names);
       await setLabels(ctx.db, ticket.id, labels);
       change('labels', before.labels, [...names].sort());
     }
