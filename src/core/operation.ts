@@ -24,6 +24,7 @@ export interface OperationDefinition<P extends TObject, Q extends TObject, B ext
   /**
    * A write whose handler writes in exactly one statement, atomic by itself: it runs outside a
    * transaction, so the statement commits as it ends and holds its row locks for no round trip.
+   * A handler that must now and then write more opens one for those writes (core/transaction.ts).
    */
   oneStatement?: boolean;
   destructive?: boolean;

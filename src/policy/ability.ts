@@ -93,6 +93,13 @@ export class Ability {
     this.#given = held;
   }
 
+  /** This ability reading through `db` (a transaction begun after it was made), with what it has read already. */
+  on(db: Kysely<DB>): Ability {
+    const ability = new Ability(db, this.subject, this.#given);
+    ability.#held = this.#held;
+    return ability;
+  }
+
   get isAdmin(): boolean {
     return this.subject.isAdmin;
   }

@@ -48,9 +48,9 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 2],
   ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 2],
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 5],
-  ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 4],
+  ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 2],
   // labels the project has: named from the structure store
-  ['POST /tickets with a label', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })), 201, 4],
+  ['POST /tickets with a label', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })), 201, 2],
   ['PATCH /tickets/{key} labels', rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })), 200, 11],
   ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 5],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 3],

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../core/context.ts';
+import { inTransaction } from '../../core/transaction.ts';
 import { resolveVisibleProject } from '../projects/index.ts';
 import { checkFieldValues, fieldsForType, newFieldValues } from './fields.ts';
 import { presentTicketRow } from './load.ts';
@@ -7,7 +8,7 @@ import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
 import { cachedProjectConfig, cachedWorkflow } from './project-config.ts';
 import { createTicketRow } from './new-ticket.ts';
-import { ensureProjectLabels } from './repo.ts';
+import { ensureLabels, knownProjectLabels, type LabelRef } from './repo.ts';
 import type { CreateTicketBody, Ticket } from './schemas.ts';
 import { defaultPriority, labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 import { newDealCompany, requestTypeFor, resolveDealCompany } from './extensions.ts';
@@ -16,7 +17,8 @@ import { newDealCompany, requestTypeFor, resolveDealCompany } from './extensions
  * POST /tickets: every name and custom field is checked before anything is written, so a
  * mistake creates nothing; then one statement takes the project's next number and writes the
  * ticket with everything it has (createTicketRow), so concurrent creates into one project wait on
- * the counter only for that statement and the commit.
+ * the counter only for that statement and the commit. That statement runs alone, outside a
+ * transaction (the operation's `oneStatement`), unless labels the project lacks are added first.
  */
 export async function createTicket(ctx: Context, input: CreateTicketBody): Promise<Ticket> {
   const project = await resolveVisibleProject(ctx, input.project, '/project');
@@ -45,34 +47,38 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   }
 
   const workflow = await cachedWorkflow(ctx, type.workflow_id);
-  const labels = await ensureProjectLabels(ctx, project.id, labelNames(input.labels ?? []));
   // given by the service, for the other module's write that the create statement makes with the ticket
   const ticketId = randomUUID();
   const fieldValues = newFieldValues(fields);
   const deal = company !== undefined ? newDealCompany(ctx, ticketId, company) : { write: null, changes: [] };
-  const row = await createTicketRow(
-    ctx,
-    project,
-    {
-      id: ticketId,
-      summary: input.summary,
-      type_id: type.id,
-      status_id: workflow.statuses[0]!.id,
-      priority_id: priority?.id ?? null,
-      assignee_id: assigneeId,
-      reporter_id: ctx.actor.memberId,
-      parent_id: parent?.id ?? null,
-      request_type: form?.name ?? null,
-      request_type_id: form?.id ?? null,
-      description_format: input.description !== undefined ? 'markdown' : null,
-      description_text: input.description ?? null,
-      due_date: input.due_date ?? null,
-    },
-    { watcherId: ctx.actor.memberId, labels, componentIds: components.map((c) => c.id), fields: fieldValues.rows, extra: deal.write },
-    {
-      changes: [...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldValues.changes, ...deal.changes],
-      announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },
-    },
-  );
+  const write = (ctx: Context, labels: readonly LabelRef[]) =>
+    createTicketRow(
+      ctx,
+      project,
+      {
+        id: ticketId,
+        summary: input.summary,
+        type_id: type.id,
+        status_id: workflow.statuses[0]!.id,
+        priority_id: priority?.id ?? null,
+        assignee_id: assigneeId,
+        reporter_id: ctx.actor.memberId,
+        parent_id: parent?.id ?? null,
+        request_type: form?.name ?? null,
+        request_type_id: form?.id ?? null,
+        description_format: input.description !== undefined ? 'markdown' : null,
+        description_text: input.description ?? null,
+        due_date: input.due_date ?? null,
+      },
+      { watcherId: ctx.actor.memberId, labels, componentIds: components.map((c) => c.id), fields: fieldValues.rows, extra: deal.write },
+      {
+        changes: [...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldValues.changes, ...deal.changes],
+        announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },
+      },
+    );
+  const names = labelNames(input.labels ?? []);
+  const known = await knownProjectLabels(ctx, project.id, names);
+  // labels the project lacks are added first, in one transaction with the ticket
+  const row = known ? await write(ctx, known) : await inTransaction(ctx, async (trx) => write(trx, await ensureLabels(trx.db, project.id, names)));
   return presentTicketRow(ctx, row);
 }

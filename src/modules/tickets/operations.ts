@@ -82,6 +82,7 @@ export const createTicketOperation = defineOperation({
   path: '/tickets',
   module: 'tickets',
   access: 'write',
+  oneStatement: true,
   summary: 'Create a ticket',
   description:
     `Creates a ticket and answers it with its key; you become reporter and watcher. describe_project gives the project's types, priorities, components and assignable people. Left out: the project's first type, the default priority, the component's or project's default assignee. New labels join the project; \`parent\` is a key in the same project; \`fields\` are checked before anything is created. ${NAMES}`,

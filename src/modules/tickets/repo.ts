@@ -257,20 +257,30 @@ export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: str
   await db.insertInto('ticket_watchers').values({ ticket_id: ticketId, member_id: memberId }).onConflict((oc) => oc.doNothing()).execute();
 }
 
+export interface LabelRef {
+  id: string;
+  name: string;
+}
+
 /**
- * ensureLabels for a ticket a member creates or changes: the labels its project has are named
- * from the structure store, without a round trip (every writer of labels bumps config_version);
- * the database is read only for a name the store lacks. Called before the request writes a label,
- * so the store never keeps one of a transaction that may still roll back.
+ * Labels of a ticket a member creates or changes, named from the structure store without a round
+ * trip (every writer of labels bumps config_version); null when the project lacks one, which
+ * ensureLabels then adds. Read before the request writes a label, so the store never keeps one of
+ * a transaction that may still roll back.
  */
-export async function ensureProjectLabels(ctx: StructureReader, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
+export async function knownProjectLabels(ctx: StructureReader, projectId: string, names: readonly string[]): Promise<LabelRef[] | null> {
   if (names.length === 0) return [];
   const { idByName } = await cachedProjectLabels(ctx, projectId);
   const known = names.flatMap((name) => {
     const id = idByName.get(name);
     return id === undefined ? [] : [{ id, name }];
   });
-  return known.length === names.length ? known : ensureLabels(ctx.db, projectId, names);
+  return known.length === names.length ? known : null;
+}
+
+/** knownProjectLabels, adding those the project lacks (in the request's transaction). */
+export async function ensureProjectLabels(ctx: StructureReader, projectId: string, names: readonly string[]): Promise<LabelRef[]> {
+  return (await knownProjectLabels(ctx, projectId, names)) ?? ensureLabels(ctx.db, projectId, names);
 }
 
 /**
@@ -278,7 +288,7 @@ export async function ensureProjectLabels(ctx: StructureReader, projectId: strin
  * label added bumps config_version in the same statement: a project's labels are kept in the
  * structure store (projects' `cachedProjectLabels`), and every process sees the new one at once.
  */
-export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<{ id: string; name: string }[]> {
+export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<LabelRef[]> {
   if (names.length === 0) return [];
   const read = () => db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
   let rows = await read();
