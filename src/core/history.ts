@@ -26,18 +26,22 @@ export async function writeHistory(db: Kysely<DB>, by: { actorId: string | null;
 /**
  * The insert of several history entries of one entity as one statement, for a request that sends
  * it with its other writes in one round trip (tickets/closing.ts). Like recordHistory's rows,
- * they share the transaction's time. `firstValue`: an expression of that statement that becomes
- * the `to` of each entry's first change (a new ticket's key, which only the statement numbering
- * it knows).
+ * they share the transaction's time. `firstChange`: expressions of that statement that become the
+ * `from` or `to` of each entry's first change, values only the statement knows (a new ticket's
+ * key, which the statement numbering it gives; the rank a ticket had before the statement).
  */
 export function historyInsert(
   by: { actorId: string | null; via: string | null },
   entity: { entityType: string; entityId: string },
   entries: readonly { kind: string; changes: HistoryChange[] }[],
-  firstValue?: RawBuilder<unknown>,
+  firstChange: { from?: RawBuilder<unknown>; to?: RawBuilder<unknown> } = {},
 ): RawBuilder<unknown> {
   const rows = JSON.stringify(entries.map((e) => ({ kind: e.kind, changes: e.changes })));
-  const changes = firstValue ? sql`jsonb_set(e.changes, '{0,to}', to_jsonb(${firstValue}))` : sql`e.changes`;
+  let changes = sql`e.changes`;
+  for (const side of ['from', 'to'] as const) {
+    const value = firstChange[side];
+    if (value) changes = sql`jsonb_set(${changes}, ${`{0,${side}}`}::text[], coalesce(to_jsonb(${value}), 'null'::jsonb))`;
+  }
   return sql`
     insert into history (entity_type, entity_id, kind, actor_id, via, changes)
     select ${entity.entityType}, ${entity.entityId}::uuid, e.kind, ${by.actorId}::uuid, ${by.via}::text, ${changes}

@@ -110,6 +110,27 @@ describe('card moves: before/after place the card with one new rank, never renum
     expect((await everything())['To Do']).toEqual([k.a, k.ops, k.d]);
   });
 
+  it('records the rank the card had and the one it was given in its history', async () => {
+    const before = (await ranks([k.d]))[k.d];
+    expect((await move(t.lee, { key: k.d, column: 'To Do', before: k.a })).status).toBe(200);
+    const after = (await ranks([k.d]))[k.d];
+    expect(after).not.toBe(before);
+    const entries = await service.db
+      .selectFrom('history')
+      .innerJoin('tickets', 'tickets.id', 'history.entity_id')
+      .select(['history.changes', 'history.via'])
+      .where('tickets.key', '=', k.d)
+      .where('history.kind', '=', 'ranked')
+      .orderBy('history.at', 'desc')
+      .orderBy('history.id', 'desc')
+      .limit(1)
+      .execute();
+    expect(entries[0]?.changes).toEqual([{ field: 'rank', from: before, to: after }]);
+    expect(entries[0]?.via).toBeTruthy();
+    expect((await move(t.lee, { key: k.d, column: 'To Do', after: k.ops })).status).toBe(200);
+    expect((await everything())['To Do']).toEqual([k.a, k.ops, k.d]);
+  });
+
   it('puts the card at the end of the column when neither is given', async () => {
     expect((await move(t.lee, { key: k.a, column: 'To Do' })).status).toBe(200);
     expect((await everything())['To Do']).toEqual([k.ops, k.d, k.a]);

@@ -58,6 +58,15 @@ describe('create: the member becomes reporter and watcher; defaults fill what is
     expect(project.body.labels).toContain('needs-design');
   });
 
+  it('adds no label when the create is refused (its labels are written with the ticket, after every check)', async () => {
+    const refused = await create('dev1', { summary: 'Refused', labels: ['refused-label'], priority: 'Urgentest' });
+    expect(refused.status).toBe(422);
+    expect((await call('dev1', 'GET', '/projects/TIX')).body.labels).not.toContain('refused-label');
+    const accepted = await create('dev1', { summary: 'Accepted', labels: ['refused-label'] });
+    expect(accepted.body.labels).toEqual(['refused-label']);
+    expect((await call('dev1', 'GET', '/projects/TIX')).body.labels).toContain('refused-label');
+  });
+
   it("falls to the component's default assignee when none is given", async () => {
     const { body } = await create('lee', { summary: 'Web thing', components: ['web'] });
     expect(body.components).toEqual(['Web']);

@@ -17,30 +17,24 @@ export async function lockRanks(db: Kysely<DB>): Promise<void> {
 /** Where the card goes in its target list: before or after a ticket of it, or at its end. */
 export type Place = { before: string } | { after: string } | 'end';
 
-async function scalar(db: Kysely<DB>, query: RawBuilder<{ value: string | null }>): Promise<string | null> {
-  const result = await query.execute(db);
-  return result.rows[0]?.value ?? null;
-}
-
 /**
  * The rank that places a card in a list of tickets (`inList`: a condition on `t`). The key goes
  * after its lower neighbour and before the next rank anywhere, so no two tickets ever share one
- * and the card lands in the same place in every view.
+ * and the card lands in the same place in every view. Both neighbours are read by one statement.
  */
 export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, cardId: string, place: Place): Promise<string> {
-  let lower: string | null;
-  if (place === 'end') {
-    lower =
-      (await scalar(db, sql`select max(t.rank) as value from tickets t where ${inList} and t.id <> ${cardId}`)) ??
-      (await scalar(db, sql`select max(t.rank) as value from tickets t where t.id <> ${cardId}`));
-  } else if ('after' in place) {
-    lower = place.after;
-  } else {
-    lower = await scalar(db, sql`select max(t.rank) as value from tickets t where ${inList} and t.id <> ${cardId} and t.rank < ${place.before}`);
-  }
-  const upper =
-    lower === null
-      ? await scalar(db, sql`select min(t.rank) as value from tickets t where t.id <> ${cardId}`)
-      : await scalar(db, sql`select min(t.rank) as value from tickets t where t.id <> ${cardId} and t.rank > ${lower}`);
-  return generateKeyBetween(lower, upper);
+  const others = sql`t.id <> ${cardId}::uuid`;
+  const lower =
+    place === 'end'
+      ? sql`coalesce((select max(t.rank) from tickets t where ${inList} and ${others}), (select max(t.rank) from tickets t where ${others}))`
+      : 'after' in place
+        ? sql`${place.after}::text`
+        : sql`(select max(t.rank) from tickets t where ${inList} and ${others} and t.rank < ${place.before})`;
+  // every rank is a non-empty key, and ranks compare byte by byte (collate "C"): all are above ''
+  const { rows } = await sql<{ lower: string | null; upper: string | null }>`
+    with l as (select ${lower} as value)
+    select l.value as lower, (select min(t.rank) from tickets t where ${others} and t.rank > coalesce(l.value, '')) as upper from l
+  `.execute(db);
+  const [neighbours] = rows;
+  return generateKeyBetween(neighbours!.lower, neighbours!.upper);
 }

@@ -106,15 +106,18 @@ async function closingStatement<R>(
 
 /**
  * A ticket's new board rank (not an edit: updated_at stays) with its history entry, answered as
- * the ticket shows, in one statement. The rank it had is read with the ticket's row locked.
+ * the ticket shows, in one statement. The caller holds the ticket's row lock, so the rank the
+ * statement reads before its update is the one the ticket had.
  */
 export async function rankTicket(ctx: Context, ticketId: string, rank: string): Promise<TicketRow> {
-  const current = await ctx.db.selectFrom('tickets').select('rank').where('id', '=', ticketId).executeTakeFirstOrThrow();
-  const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: ticketId }, [
-    { kind: 'ranked', changes: [{ field: 'rank', from: current.rank, to: rank }] },
-  ]);
+  const history = historyInsert(
+    { actorId: ctx.actor.memberId, via: ctx.agent.name },
+    { entityType: 'ticket', entityId: ticketId },
+    [{ kind: 'ranked', changes: [{ field: 'rank', from: null, to: rank }] }],
+    { from: sql`(select rank from ranked_before)` },
+  );
   const result = await sql<TicketRow>`
-    with h as (${history})
+    with ranked_before as (select rank from tickets where id = ${ticketId}::uuid), h as (${history})
     update tickets t set rank = ${rank}
     from projects p, statuses s
     where t.id = ${ticketId}::uuid and p.id = t.project_id and s.id = t.status_id

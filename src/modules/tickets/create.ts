@@ -51,9 +51,9 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   const ticketId = randomUUID();
   const fieldValues = newFieldValues(fields);
   const deal = company !== undefined ? newDealCompany(ctx, ticketId, company) : { write: null, changes: [] };
-  const write = (ctx: Context, labels: readonly LabelRef[]) =>
+  const write = (writer: Context, labels: readonly LabelRef[]) =>
     createTicketRow(
-      ctx,
+      writer,
       project,
       {
         id: ticketId,

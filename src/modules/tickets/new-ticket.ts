@@ -51,7 +51,7 @@ export async function createTicketRow(
     ${values.description_text ?? null}::text, ${values.environment_text ?? null}::text, ${links.fields.map((f) => f.display)}::text[])`;
   const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: id }, [
     { kind: 'created', changes: [{ field: 'key', from: null, to: null }, ...record.changes] },
-  ], key);
+  ], { to: key });
   const watchers = [links.watcherId, ...(values.assignee_id ? [values.assignee_id] : [])];
   const announcements = announcementInserts(ctx, { ticket: { id, key }, watchers, ...record.announcement });
   const writes = [history, ...announcements, ...(links.extra ? [links.extra] : [])];
