@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { deepFreeze } from '../core/deep-freeze.ts';
 import { ApiError } from '../core/errors.ts';
+import type { PendingTokenCheck } from '../core/context.ts';
 import type { Principal } from '../core/execute.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
 import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
@@ -115,6 +116,20 @@ function principalOf(row: AuthRow): Principal {
   });
 }
 
+/** What a token's check says of a principal the process holds for it. */
+type Verdict = 'current' | 'stale' | 'refused';
+
+function verdictOf(known: HeldEntry, check: TokenCheck | undefined, hash: string): Verdict {
+  if (!check || !sameHash(check.token_hash, hash) || !check.usable) return 'refused';
+  if (check.member_id === known.principal.actor.memberId && Number(check.config_version) === known.configVersion) return 'current';
+  return 'stale';
+}
+
+/** "last used" is shown to the member to the minute; writing it on every request would cost a write per read. */
+async function noteUse(db: Kysely<DB>, check: TokenCheck): Promise<void> {
+  if (check.stale_use) await db.updateTable('tokens').set({ last_used_at: sql<string>`now()` }).where('id', '=', check.token_id).execute();
+}
+
 /**
  * The token's check and its principal as they are at this request: held by the process while
  * config_version and the member stay, else read in full. Never another member's, whatever
@@ -124,9 +139,10 @@ async function lookUp(db: Kysely<DB>, cache: Map<string, HeldEntry>, hash: strin
   const known = cache.get(hash);
   if (known) {
     const check = (await db.executeQuery(heldTokenCheck(db, clock, hash))).rows[0];
+    const verdict = verdictOf(known, check, hash);
+    if (verdict === 'refused') cache.delete(hash);
     if (!check) return undefined;
-    if (!check.usable) cache.delete(hash);
-    if (check.member_id === known.principal.actor.memberId && Number(check.config_version) === known.configVersion) return { check, principal: known.principal };
+    if (verdict !== 'stale') return { check, principal: known.principal };
   }
   const row = (await db.executeQuery(bearerLookup(db, clock, hash))).rows[0];
   if (!row) return undefined;
@@ -141,6 +157,28 @@ async function lookUp(db: Kysely<DB>, cache: Map<string, HeldEntry>, hash: strin
   return { check: row, principal };
 }
 
+const REFUSED = 'The token is unknown, expired or revoked, or its member can no longer use agents';
+
+/** The 401 of a token that was found but may not be used now. */
+export function tokenRefused(): ApiError {
+  return unauthorized(REFUSED);
+}
+
+/** The token's hash and the clock its expiry is judged by, or 401 when the header holds no bearer token. */
+function presented(authorization: string | undefined, now?: Date): { hash: string; clock: string | null } {
+  const secret = bearerToken(authorization);
+  if (!secret) throw unauthorized();
+  // The service's clock when it has one (tests move it), else the database's: one statement text either way.
+  return { hash: hashSecret(secret), clock: now?.toISOString() ?? null };
+}
+
+async function checkedPrincipal(db: Kysely<DB>, hash: string, clock: string | null): Promise<Principal> {
+  const found = await lookUp(db, heldFor(db), hash, clock);
+  if (!found || !sameHash(found.check.token_hash, hash) || !found.check.usable) throw tokenRefused();
+  await noteUse(db, found.check);
+  return found.principal;
+}
+
 /**
  * Finds the member and token behind a bearer token, with the workspace settings in the same
  * query, or throws 401 `invalid_token`. A member who can no longer use agents (deactivated, no
@@ -148,18 +186,64 @@ async function lookUp(db: Kysely<DB>, cache: Map<string, HeldEntry>, hash: strin
  * it past an expiry); without it the database's clock decides.
  */
 export async function authenticate(db: Kysely<DB>, authorization: string | undefined, now?: Date): Promise<Principal> {
-  const secret = bearerToken(authorization);
-  if (!secret) throw unauthorized();
-  const hash = hashSecret(secret);
-  // The service's clock when it has one (tests move it), else the database's: one statement text either way.
-  const clock = now?.toISOString() ?? null;
-  const found = await lookUp(db, heldFor(db), hash, clock);
-  if (!found || !sameHash(found.check.token_hash, hash) || !found.check.usable) {
-    throw unauthorized('The token is unknown, expired or revoked, or its member can no longer use agents');
+  const { hash, clock } = presented(authorization, now);
+  return checkedPrincipal(db, hash, clock);
+}
+
+/**
+ * The check of a token whose principal the process holds, made after the read it admitted rather
+ * than before: the read's statement carries it as one more column (`column`, then `offer` what it
+ * held), or `settle` makes it alone. Nothing is answered before it settles; a refused token gets
+ * its 401 and a stale principal (config_version moved) has the read made again. The read only reads,
+ * so running it for a token that turns out revoked shows nothing and changes nothing.
+ */
+export class DeferredTokenCheck implements PendingTokenCheck {
+  readonly #db: Kysely<DB>;
+  readonly #hash: string;
+  readonly #clock: string | null;
+  readonly #known: HeldEntry;
+  /** What a read's statement found; undefined while none carried the check. */
+  #offered: TokenCheck | null | undefined;
+  #verdict: Promise<Verdict> | undefined;
+
+  constructor(db: Kysely<DB>, hash: string, clock: string | null, known: HeldEntry) {
+    this.#db = db;
+    this.#hash = hash;
+    this.#clock = clock;
+    this.#known = known;
   }
-  if (found.check.stale_use) {
-    // "last used" is shown to the member to the minute; writing it on every request would cost a write per read.
-    await db.updateTable('tokens').set({ last_used_at: sql<string>`now()` }).where('id', '=', found.check.token_id).execute();
+
+  // As text: a list repeats it on every row, and only the first row's is parsed.
+  column(): RawBuilder<unknown> {
+    return sql`(select row_to_json(c)::text from (select ${tokenCheckColumns(sql`${this.#clock}`)} ${tokenJoins} where t.token_hash = ${this.#hash}) c)`;
   }
-  return found.principal;
+
+  offer(value: unknown): void {
+    this.#offered = typeof value === 'string' ? (JSON.parse(value) as TokenCheck) : null;
+  }
+
+  /** The verdict, once: from the offered column when a statement carried it, else from a statement of its own. */
+  settle(): Promise<Verdict> {
+    this.#verdict ??= this.#judge();
+    return this.#verdict;
+  }
+
+  async #judge(): Promise<Verdict> {
+    const check = this.#offered !== undefined ? (this.#offered ?? undefined) : (await this.#db.executeQuery(heldTokenCheck(this.#db, this.#clock, this.#hash))).rows[0];
+    const verdict = verdictOf(this.#known, check, this.#hash);
+    if (verdict === 'refused') heldFor(this.#db).delete(this.#hash);
+    if (verdict === 'current' && check) await noteUse(this.#db, check);
+    return verdict;
+  }
+}
+
+/**
+ * A principal for a read: the one the process holds for the token, with its check deferred (see
+ * DeferredTokenCheck), or, for a token not held, checked and read in full now.
+ */
+export async function authenticateDeferred(db: Kysely<DB>, authorization: string | undefined, now?: Date): Promise<{ principal: Principal; check: DeferredTokenCheck | null }> {
+  const { hash, clock } = presented(authorization, now);
+  const known = heldFor(db).get(hash);
+  if (known) return { principal: known.principal, check: new DeferredTokenCheck(db, hash, clock, known) };
+  return { principal: await checkedPrincipal(db, hash, clock), check: null };
 }

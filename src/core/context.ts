@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import type { Ability, Access } from '../policy/ability.ts';
 import type { Hooks } from './hooks.ts';
@@ -25,6 +25,17 @@ export type Log = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
 export type Door = 'rest' | 'mcp' | 'cli';
 
+/**
+ * A bearer token's check that the answer waits for (auth/bearer.ts, DeferredTokenCheck): a read
+ * may carry it in its own statement, so that one round trip does for both.
+ */
+export interface PendingTokenCheck {
+  /** The check as one more column of the read's statement. */
+  column(): RawBuilder<unknown>;
+  /** What that column held, from a row the statement returned. */
+  offer(value: unknown): void;
+}
+
 /** Everything a handler may use. Handlers never see HTTP. */
 export interface Context {
   /** The request's transaction: every read and write of one operation goes through it. */
@@ -44,4 +55,6 @@ export interface Context {
   requestId: string;
   log: Log;
   now(): Date;
+  /** Set on a read whose token's check is still to be made: its main statement may carry it. */
+  tokenCheck?: PendingTokenCheck;
 }

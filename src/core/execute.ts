@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { Ability, type MemberAccess } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
-import type { Actor, Agent, Context, Door, Log } from './context.ts';
+import type { Actor, Agent, Context, Door, Log, PendingTokenCheck } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import { MODULE_HOSTS, MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
@@ -30,6 +30,8 @@ export interface Call {
   door: Door;
   requestId: string;
   log: Log;
+  /** The token's check still to be made, for a read to carry (never given to a change). */
+  tokenCheck?: PendingTokenCheck;
 }
 
 /** The module switch of an operation, or null when it is on (or the operation has none). */
@@ -76,6 +78,8 @@ export async function runOperation(
 ): Promise<unknown> {
   const refused = admissionRefusal(op, principal);
   if (refused) throw refused;
+  // only a read may run before its token is checked: it changes nothing for a token that turns out refused
+  if (call.tokenCheck && op.access !== 'read') throw new Error(`${op.name} changes data and must not run before its token is checked`);
   const context = (db: Kysely<DB>): Context => ({
     db,
     actor: principal.actor,
@@ -94,6 +98,7 @@ export async function runOperation(
     requestId: call.requestId,
     log: call.log,
     now: runtime.now,
+    ...(call.tokenCheck ? { tokenCheck: call.tokenCheck } : {}),
   });
   if (op.access === 'read' || op.oneStatement) return op.handler(context(runtime.db), input);
   return runtime.db.transaction().execute((trx) => op.handler(context(trx), input));

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/bearer.ts';
+import { authenticate, authenticateDeferred, tokenRefused, type DeferredTokenCheck } from '../auth/bearer.ts';
 import { ApiError } from '../core/errors.ts';
 import { admissionRefusal, type Principal, type Runtime } from '../core/execute.ts';
 import type { Operation } from '../core/operation.ts';
@@ -29,32 +29,112 @@ export interface Admitted {
   principal: Principal;
   /** The rate-limit headers every authenticated answer carries. */
   headers: Record<string, string>;
+  /** The token's check, when it waits for the operation's read: settleAdmission before answering. */
+  check: DeferredTokenCheck | null;
+}
+
+/** A 401 of either door carries the challenge that starts OAuth. */
+function challenged(error: unknown, deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest): unknown {
+  if (error instanceof ApiError) {
+    const { authorization } = request.headers;
+    const base = addressAsRequested(deps.runtime.publicUrl, request);
+    // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+    error.headers['WWW-Authenticate'] = bearerChallenge(base, METADATA_PATH[door], authorization ? 'invalid_token' : undefined);
+  }
+  return error;
+}
+
+async function checkedPrincipal(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest): Promise<Principal> {
+  try {
+    return await authenticate(deps.runtime.db, request.headers.authorization, deps.runtime.now());
+  } catch (error) {
+    throw challenged(error, deps, door, request);
+  }
+}
+
+/** Why a principal may not pass this door, or run this operation, whatever its input; null when it may. */
+function refusalFor(door: ApiDoor, principal: Principal, op: Operation | undefined): ApiError | null {
+  const gate = SWITCHED_OFF[door];
+  if (!gate.on(principal)) return new ApiError('feature_disabled', gate.message);
+  return op ? admissionRefusal(op, principal) : null;
 }
 
 /**
  * The one admission pipeline of both doors (ARCHITECTURE §3, §9), before any body is read: bearer
  * token (401 with the challenge that starts OAuth) → the door's switch (403) → per-token rate
  * limit (429). A refusal is an ApiError carrying the headers its answer needs.
+ *
+ * With `defer` (a read; `op` when known), a token the process holds is let through on its held
+ * principal and its check is left to the read's statement (`check`). A refusal is only ever
+ * decided on a checked principal: one the held principal would meet settles the check first.
  */
-export async function admitRequest(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest): Promise<Admitted> {
-  const { authorization } = request.headers;
+export async function admitRequest(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest, defer?: { op?: Operation }): Promise<Admitted> {
   let principal: Principal;
-  try {
-    principal = await authenticate(deps.runtime.db, authorization, deps.runtime.now());
-  } catch (error) {
-    if (error instanceof ApiError) {
-      // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-      const base = addressAsRequested(deps.runtime.publicUrl, request);
-      error.headers['WWW-Authenticate'] = bearerChallenge(base, METADATA_PATH[door], authorization ? 'invalid_token' : undefined);
+  let check: DeferredTokenCheck | null = null;
+  if (defer) {
+    try {
+      ({ principal, check } = await authenticateDeferred(deps.runtime.db, request.headers.authorization, deps.runtime.now()));
+    } catch (error) {
+      throw challenged(error, deps, door, request);
     }
-    throw error;
+    if (check && refusalFor(door, principal, defer.op)) {
+      principal = await settledPrincipal(deps, door, request, check, principal);
+      check = null;
+    }
+  } else {
+    principal = await checkedPrincipal(deps, door, request);
   }
-  const gate = SWITCHED_OFF[door];
-  if (!gate.on(principal)) throw new ApiError('feature_disabled', gate.message);
+  const refused = refusalFor(door, principal, undefined);
+  if (refused) throw refused;
   const decision = deps.limiter.take(principal.agent.tokenId);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) throw new ApiError('rate_limited', 'Too many requests with this token; wait a minute and try again', headers);
-  return { principal, headers };
+  return { principal, headers, check };
+}
+
+/** The principal a deferred check leaves: the held one while current, a fresh one when stale; 401 when refused. */
+async function settledPrincipal(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest, check: DeferredTokenCheck, held: Principal): Promise<Principal> {
+  const verdict = await check.settle();
+  if (verdict === 'current') return held;
+  if (verdict === 'refused') throw challenged(tokenRefused(), deps, door, request);
+  return checkedPrincipal(deps, door, request);
+}
+
+/**
+ * Settles a deferred check before the request is answered: the principal to answer for (the held
+ * one, or a fresh one when the structure changed since it was read, admitted again), or the 401 or
+ * 403 the token now meets.
+ */
+export async function settleAdmission(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest, op: Operation | undefined, check: DeferredTokenCheck, held: Principal): Promise<Principal> {
+  const principal = await settledPrincipal(deps, door, request, check, held);
+  if (principal !== held) {
+    const refused = refusalFor(door, principal, op);
+    if (refused) throw refused;
+  }
+  return principal;
+}
+
+/**
+ * Runs a read admitted with a deferred check: the read carries the check, then the check decides
+ * what is answered — the read's outcome, a 401 or 403, or, for a principal that went stale, the
+ * read made again for the principal as it is now.
+ */
+export async function runChecked<T>(
+  deps: AdmissionDeps,
+  door: ApiDoor,
+  request: FastifyRequest,
+  op: Operation | undefined,
+  admitted: { principal: Principal; check: DeferredTokenCheck },
+  run: (principal: Principal, check?: DeferredTokenCheck) => Promise<T>,
+): Promise<{ principal: Principal; result: T }> {
+  const first = await run(admitted.principal, admitted.check).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  const principal = await settleAdmission(deps, door, request, op, admitted.check, admitted.principal);
+  if (principal !== admitted.principal) return { principal, result: await run(principal) };
+  if ('error' in first) throw first.error;
+  return { principal, result: first.value };
 }
 
 /**

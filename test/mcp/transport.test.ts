@@ -1,4 +1,8 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens.ts';
+import { applyWorkspace } from '../../src/workspace/apply.ts';
+import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { initializeParams, notification, postMcp, request } from './mcp-client.ts';
 
@@ -242,6 +246,65 @@ describe('protocol errors are JSON-RPC errors (spec 4.8, tool results)', () => {
   it('415 for a body that is not sent as JSON', async () => {
     const reply = await post(JSON.stringify(request('ping')), { headers: { 'content-type': 'text/plain' } });
     expect(reply.status).toBe(415);
+  });
+});
+
+// The token's check of a principal the process holds waits for the body: a read tool's statement
+// carries it (auth/bearer.ts, DeferredTokenCheck), any other message settles it before its answer.
+describe('HTTP level: a token revoked while the process holds its principal is refused at once, whatever the body (spec 4.8, 5.5)', () => {
+  const invalid = 'Bearer realm="atrium", error="invalid_token", resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"';
+  let key: string;
+
+  beforeAll(async () => {
+    const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'Read over MCP with its check' } });
+    expect(created.status).toBe(201);
+    key = created.body.key;
+  });
+
+  const commentCount = async () => (await service.request('GET', `/api/v1/tickets/${key}`, { token })).body.comments.length as number;
+
+  const bodies: [string, () => unknown, number][] = [
+    ['a read tool (the check rides in its statement)', () => request('tools/call', { name: 'get_ticket', arguments: { key } }), 200],
+    ['a read tool on a missing ticket', () => request('tools/call', { name: 'get_ticket', arguments: { key: 'CORE-99999' } }), 200],
+    ['a change', () => request('tools/call', { name: 'add_comment', arguments: { key, body: 'Checked first' } }), 200],
+    ['tools/list', () => request('tools/list'), 200],
+    ['a batch', () => [request('ping'), request('tools/call', { name: 'get_ticket', arguments: { key } })], 200],
+    ['a body that is not JSON', () => '{"jsonrpc":', 400],
+  ];
+  for (const [what, body, status] of bodies) {
+    it(what, async () => {
+      const lee = await service.db.selectFrom('members').select('id').where('email', '=', 'lee@example.com').executeTakeFirstOrThrow();
+      const minted = await createPersonalToken(service.db, { memberId: lee.id, name: 'held then revoked', access: 'write', lifetimeDays: null });
+      expect((await post(body(), { token: minted.secret })).status).toBe(status);
+      expect((await post(body(), { token: minted.secret })).status).toBe(status);
+      expect(await revokeToken(service.db, lee.id, minted.id)).toBe(true);
+      const comments = await commentCount();
+      const refused = await post(body(), { token: minted.secret });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['www-authenticate']).toBe(invalid);
+      expect(refused.body).toMatchObject({ error: { code: 'invalid_token' } });
+      // a refused change changed nothing
+      expect(await commentCount()).toBe(comments);
+    });
+  }
+
+  it('shows a read tool what the workspace file changed since the principal was read', async () => {
+    const file = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+    const viewer = '      - { role: Viewer, members: [vic@example.com] }\n';
+    expect(file).toContain(viewer);
+    const vic = await service.token('vic@example.com', 'read', 'viewer over MCP');
+    const read = async () => (await post(request('tools/call', { name: 'get_ticket', arguments: { key } }), { token: vic })).body.result;
+    expect((await read()).isError).toBe(false);
+    expect((await read()).isError).toBe(false);
+    try {
+      await applyWorkspace(service.db, parseWorkspaceYaml(file.replace(viewer, ''), 'workspace.yaml'));
+      const hidden = await read();
+      expect(hidden.isError).toBe(true);
+      expect(hidden.content[0].text).toMatch(/not found|no ticket/i);
+    } finally {
+      await applyWorkspace(service.db, parseWorkspaceYaml(file, 'workspace.yaml'));
+    }
+    expect((await read()).isError).toBe(false);
   });
 });
 

@@ -201,6 +201,92 @@ describe('personal tokens: a token in use sees what a switch or the workspace fi
   });
 });
 
+describe('personal tokens: a read that carries its token check in its own statement still refuses at once (spec 5.5)', () => {
+  // GET /tickets/{key} reads the token's check in the ticket's statement (auth/bearer.ts,
+  // DeferredTokenCheck); nothing is answered before the check, and a stale principal reads again.
+  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
+  const VIEWER = '      - { role: Viewer, members: [vic@example.com] }\n';
+  let key: string;
+
+  beforeAll(async () => {
+    const lee = await service.token('lee@example.com', 'write', 'ticket maker');
+    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Read with its check' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    key = created.body.key;
+  });
+
+  const read = (secret: string, path = `/api/v1/tickets/${key}`) => service.request('GET', path, { token: secret });
+
+  // A refusal forgets the held principal, so each path gets a token of its own, held, then revoked.
+  for (const [what, path, status] of [
+    ['a ticket (the check rides in its statement)', () => `/api/v1/tickets/${key}`, 200],
+    ['a filtered list (the check rides in its page)', () => '/api/v1/tickets?project=CORE&sort=updated', 200],
+    ['a missing ticket (no row to carry the check)', () => '/api/v1/tickets/CORE-99999', 404],
+    ['a query refused before the read ran', () => '/api/v1/tickets?limit=many', 422],
+  ] as const) {
+    it(`refuses a token revoked after its principal was held: ${what}`, async () => {
+      const { id, secret } = await mint('Lee Lead');
+      expect((await read(secret, path())).status).toBe(status);
+      expect((await read(secret, path())).status).toBe(status);
+      expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+      expectRefused(await read(secret, path()), INVALID_CHALLENGE);
+    });
+  }
+
+  it('refuses an expired token on a ticket', async () => {
+    const { secret } = await mint('Lee Lead', 30);
+    expect((await read(secret)).status).toBe(200);
+    clockAhead = 31 * DAY;
+    try {
+      expectRefused(await read(secret), INVALID_CHALLENGE);
+    } finally {
+      clockAhead = 0;
+    }
+  });
+
+  it('hides the ticket at the next read once the file takes the role away, and shows it once it gives it back', async () => {
+    expect(FILE).toContain(VIEWER);
+    const vic = await service.token('vic@example.com', 'read', 'viewer reading a ticket');
+    expect((await read(vic)).status).toBe(200);
+    expect((await read(vic)).status).toBe(200);
+    try {
+      await apply(FILE.replace(VIEWER, ''));
+      expect((await read(vic)).status).toBe(404);
+    } finally {
+      await apply(FILE);
+    }
+    const shown = await read(vic);
+    expect(shown.status).toBe(200);
+    expect(shown.body.key).toBe(key);
+  });
+
+  it('refuses the token once the file deactivates its member', async () => {
+    const { secret } = await mint('Lee Lead');
+    const lee = '- { name: Lee Lead, email: lee@example.com,';
+    expect((await read(secret)).status).toBe(200);
+    try {
+      await apply(FILE.replace(lee, `${lee} active: false,`));
+      expectRefused(await read(secret), INVALID_CHALLENGE);
+    } finally {
+      await apply(FILE.replace(lee, `${lee} active: true,`));
+    }
+  });
+
+  it('is refused by the REST switch turned off while its principal was held', async () => {
+    const { secret } = await mint('Lee Lead');
+    expect((await read(secret)).status).toBe(200);
+    await setSwitch(service.db, 'rest_api', false);
+    try {
+      const refused = await read(secret);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('feature_disabled');
+    } finally {
+      await setSwitch(service.db, 'rest_api', true);
+    }
+  });
+});
+
 describe('personal tokens: the protected-resource metadata the challenge names (spec 5.2, RFC 9728)', () => {
   it('is served without a token and describes the REST API', async () => {
     const reply = await service.request('GET', '/.well-known/oauth-protected-resource');

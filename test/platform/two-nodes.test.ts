@@ -91,6 +91,32 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
     expect((await project(node2)).status).toBe(200);
   });
 
+  // A ticket's read carries the token's check in its own statement (auth/bearer.ts, DeferredTokenCheck).
+  it('refuses at once, on the other node, a ticket read with a token revoked or a role taken away on one', async () => {
+    const lee = await first.token('lee@example.com', 'write', 'ticket maker on two nodes');
+    const created = await first.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Read on two nodes' } });
+    expect(created.status).toBe(201);
+    const read = (token: string) => node2.request('GET', `/api/v1/tickets/${created.body.key}`, { token });
+
+    const flow = await obtainCode(first);
+    const tokens = (await exchange(first, flow)).json;
+    expect([(await read(tokens.access_token)).status, (await read(tokens.access_token)).status]).toEqual([200, 200]);
+    await send(first, 'POST', '/oauth/revoke', { form: { token: tokens.access_token, client_id: flow.client.client_id } });
+    expect((await read(tokens.access_token)).status).toBe(401);
+
+    const file = fs.readFileSync(new URL('workspace.yaml', FIXTURES), 'utf8');
+    const viewer = '      - { role: Viewer, members: [vic@example.com] }\n';
+    const vic = await first.token('vic@example.com', 'read', 'viewer reading a ticket on two nodes');
+    expect([(await read(vic)).status, (await read(vic)).status]).toEqual([200, 200]);
+    try {
+      await applyWorkspace(first.db, parseWorkspaceYaml(file.replace(viewer, ''), 'workspace.yaml'));
+      expect((await read(vic)).status).toBe(404);
+    } finally {
+      await applyWorkspace(first.db, parseWorkspaceYaml(file, 'workspace.yaml'));
+    }
+    expect((await read(vic)).status).toBe(200);
+  });
+
   // A project's labels are held in memory under config_version too (projects' cachedProjectLabels):
   // a ticket that adds one bumps it.
   it('shows at once, on the other node, a label a ticket created on one added to its project', async () => {

@@ -68,7 +68,8 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
   // One query: both counts, and the first 500 cards shown (in rank order) with what a card shows,
   // as one JSON array (on PGlite one value crosses the wire faster than 500 rows). The board's
   // rows carry what a card shows of its ticket, so the shown ones are not read again.
-  const result = await sql<{ unmapped: number; hidden_done: number; cards: SummaryCells[] }>`/*prepare*/
+  const { tokenCheck } = ctx;
+  const result = await sql<{ unmapped: number; hidden_done: number; cards: SummaryCells[]; token_check?: unknown }>`/*prepare*/
     with board as (
       select ${cardSourceColumns}, ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id
@@ -81,8 +82,10 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
            (select count(*) from board where mapped and hidden)::int as hidden_done,
            coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id)
                      from shown t), '[]') as cards
+           ${tokenCheck ? sql`, ${tokenCheck.column()} as token_check` : sql``}
   `.execute(ctx.db);
   const first = result.rows[0];
+  if (first && tokenCheck) tokenCheck.offer(first.token_check);
   const cards = first ? await summariesOf(ctx, first.cards) : [];
   const { unmapped, hidden_done } = first ?? { unmapped: 0, hidden_done: 0 };
   const position = columnOf(columns);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { PendingTokenCheck } from '../../core/context.ts';
 import type { StructureReader } from '../../core/structure-cache.ts';
 import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
@@ -169,14 +170,14 @@ export async function nameTicketDetail(ctx: StructureReader & { publicUrl: strin
  * and status and the lookups of the other names were a fifth of the statement's cost in
  * PostgreSQL, set up on every execution (issue 15).
  */
-export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope): Promise<TicketDetailRead | undefined> {
+export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope, tokenCheck?: PendingTokenCheck): Promise<TicketDetailRead | undefined> {
   const visible = sql`(v.project_visible and v.level_granted)`;
   // an administrator's conditions on roles always hold: their roles are not read
   const roleIds = scope.isAdmin
     ? sql`null::uuid[]`
     : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
-  const result = await sql<TicketDetailRead>`/*prepare*/
-    select ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
+  const result = await sql<TicketDetailRead & { token_check?: unknown }>`/*prepare*/
+    select ${tokenCheck ? sql`${tokenCheck.column()} as token_check,` : sql``} ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((
         select json_agg(json_build_object(
@@ -217,5 +218,9 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
     ) v
     where t.key = ${normalizeKey(key)}
   `.execute(db);
-  return result.rows[0];
+  const row = result.rows[0];
+  if (!row || !tokenCheck) return row;
+  const { token_check: check, ...read } = row;
+  tokenCheck.offer(check);
+  return read;
 }

@@ -46,11 +46,12 @@ export async function transitionsFor(ctx: Context, ticket: TicketState, knownRol
 /**
  * One ticket as a member sees it: comments they may read (oldest first), worklogs (newest first),
  * visible links and subtasks, and the transitions they can take now. Used by GET /tickets/{key}
- * and the ticket's page; its signature stays stable. One round trip warm (findTicketDetail); the
- * workflow and the structure's names (nameTicketDetail) are read only when not cached.
+ * and the ticket's page; its signature stays stable. One round trip warm (findTicketDetail, which
+ * carries the token's check on the REST and MCP doors); the workflow and the structure's names
+ * (nameTicketDetail) are read only when not cached.
  */
 export async function getTicket(ctx: Context, key: string): Promise<TicketDetail> {
-  const read = await findTicketDetail(ctx.db, key, await ticketScope(ctx));
+  const read = await findTicketDetail(ctx.db, key, await ticketScope(ctx), ctx.tokenCheck);
   // the same answers as loadVisibleTicket: 404 when missing or in a hidden project, 403 behind a level
   refuseUnseen(read?.key ?? normalizeKey(key), read);
   if (!read) throw new Error('refuseUnseen let a missing ticket through');

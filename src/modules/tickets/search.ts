@@ -149,14 +149,19 @@ interface PageRow {
  * same sort, which names the page `x`.
  */
 async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<PageRow[]> {
-  const result = await sql<PageRow>`${marker}
+  // Only a prepared statement carries the token's check: one planned for its words on every
+  // request would plan the check's four joins too, which cost PostgreSQL more than the round trip.
+  const tokenCheck = marker === FILTERS_ONLY ? ctx.tokenCheck : undefined;
+  const result = await sql<PageRow & { token_check?: unknown }>`${marker}
     with page as (${page})
-    select ${summaryCellsJson} as cells, x.total
+    select ${summaryCellsJson} as cells, x.total${tokenCheck ? sql`, ${tokenCheck.column()} as token_check` : sql``}
     from page x
     join tickets t on t.id = x.id
     ${sortJoins(sort)}
     order by ${orderBy(sort)}
   `.execute(ctx.db);
+  const [first] = result.rows;
+  if (first && tokenCheck) tokenCheck.offer(first.token_check);
   return result.rows;
 }
 

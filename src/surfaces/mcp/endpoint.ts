@@ -4,14 +4,15 @@ import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts'
 import { serializerFor } from '../../core/serialization.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
-import { admitRequest, type AdmissionDeps } from '../admission.ts';
+import type { DeferredTokenCheck } from '../../auth/bearer.ts';
+import { admitRequest, runChecked, settleAdmission, type AdmissionDeps } from '../admission.ts';
 import { isUtf8 } from '../content-type.ts';
 import { logErrorCode, logOperation, logWho } from '../request-log.ts';
 import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
 import { encodeMessage, encodeMessages } from './json-text.ts';
 import { MCP_PATH } from './protected-resource.ts';
 import { ErrorCode, isProtocolVersion, PROTOCOL_VERSIONS, rpcError, VERSION_WITHOUT_HEADER, type ProtocolVersion } from './protocol.ts';
-import { buildToolset } from './tools.ts';
+import { buildToolset, type Toolset } from './tools.ts';
 
 export interface McpDeps extends AdmissionDeps {
   registry: Registry;
@@ -20,6 +21,8 @@ export interface McpDeps extends AdmissionDeps {
 declare module 'fastify' {
   interface FastifyRequest {
     mcpPrincipal?: Principal;
+    /** The token's check while it waits for a read tool's statement (settled before any answer). */
+    mcpCheck?: DeferredTokenCheck;
   }
 }
 
@@ -31,20 +34,56 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
   return reply.code(status).header('Content-Type', 'application/json; charset=utf-8').send(text);
 }
 
-/** The admission pipeline both doors share (surfaces/admission.ts); a refusal is answered in the spec's envelope. */
+/** A refusal of admission, answered in the spec's envelope. */
+function refusalAnswer(caught: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const error = caught instanceof ApiError ? caught : fromDatabase(caught);
+  if (!error) throw caught;
+  logErrorCode(request, error.code);
+  return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
+}
+
+/**
+ * The admission pipeline both doors share (surfaces/admission.ts). The token's check may wait for
+ * the body: a read tool's statement can carry it; any other message settles it before it is answered.
+ */
 async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps): Promise<FastifyReply | undefined> {
   try {
-    const { principal, headers } = await admitRequest(deps, 'mcp', request);
+    const { principal, headers, check } = await admitRequest(deps, 'mcp', request, {});
     reply.headers(headers);
     request.mcpPrincipal = principal;
+    if (check) request.mcpCheck = check;
     logWho(request, principal);
     return undefined;
   } catch (caught) {
-    const error = caught instanceof ApiError ? caught : fromDatabase(caught);
-    if (!error) throw caught;
-    logErrorCode(request, error.code);
-    return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
+    return refusalAnswer(caught, request, reply);
   }
+}
+
+/** Whether a body is one tools/call of a read tool: the one message whose statement may carry the token's check. */
+function isReadToolCall(body: unknown, toolset: Toolset): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } | null };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return false;
+  return toolset.byName.get(params.name)?.op.access === 'read';
+}
+
+/** The body as JSON-RPC and the protocol version it speaks, or the answer that refuses it. */
+function readBody(request: FastifyRequest): { body: unknown; version: ProtocolVersion } | { status: number; refusal: Answer } {
+  if (!isJsonContentType(request)) {
+    return { status: 415, refusal: rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC in UTF-8, sent with Content-Type: application/json') };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+  } catch {
+    return { status: 400, refusal: rpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON') };
+  }
+  const version = isInitialize(body) ? VERSION_WITHOUT_HEADER : requestVersion(request);
+  if (version === 'unsupported') {
+    const message = `Bad Request: unsupported MCP-Protocol-Version ${String(request.headers['mcp-protocol-version'])}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}`;
+    return { status: 400, refusal: rpcError(null, ErrorCode.InvalidRequest, message) };
+  }
+  return { body, version };
 }
 
 /** What a single message asks for, for the log line: the tool of a tools/call, else the method. */
@@ -78,7 +117,17 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+  app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
+    // a body refused before the handler (too large) waits for the token's check like any answer
+    const check = request.mcpCheck;
+    request.mcpCheck = undefined;
+    if (check && request.mcpPrincipal) {
+      try {
+        await settleAdmission(deps, 'mcp', request, undefined, check, request.mcpPrincipal);
+      } catch (caught) {
+        return refusalAnswer(caught, request, reply);
+      }
+    }
     const status = error.statusCode === 413 ? 413 : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error at /mcp');
     const message = status === 413 ? 'The request body is larger than 1 MiB' : internalErrorMessage(request.id);
@@ -96,31 +145,31 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
   app.post(MCP_PATH, {
     onRequest: async (request, reply) => admit(request, reply, deps),
     handler: async (request, reply) => {
-      const principal = request.mcpPrincipal;
-      if (!principal) throw new Error('admit did not run');
-      if (!isJsonContentType(request)) {
-        return sendJson(reply, 415, rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC in UTF-8, sent with Content-Type: application/json'));
+      const held = request.mcpPrincipal;
+      if (!held) throw new Error('admit did not run');
+      let check = request.mcpCheck;
+      request.mcpCheck = undefined;
+      const read = readBody(request);
+      let principal = held;
+      if (check && !('body' in read && isReadToolCall(read.body, toolset))) {
+        try {
+          principal = await settleAdmission(deps, 'mcp', request, undefined, check, held);
+        } catch (caught) {
+          return refusalAnswer(caught, request, reply);
+        }
+        check = undefined;
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
-      } catch {
-        return sendJson(reply, 400, rpcError(null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON'));
-      }
-
-      const version = isInitialize(body) ? VERSION_WITHOUT_HEADER : requestVersion(request);
-      if (version === 'unsupported') {
-        const message = `Bad Request: unsupported MCP-Protocol-Version ${String(request.headers['mcp-protocol-version'])}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}`;
-        return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, message));
-      }
-      const exchange: Exchange = {
-        principal,
+      if (!('body' in read)) return sendJson(reply, read.status, read.refusal);
+      const { body, version } = read;
+      const exchangeAs = (as: Principal, tokenCheck?: DeferredTokenCheck): Exchange => ({
+        principal: as,
         version,
         runtime: deps.runtime,
         toolset,
-        call: { door: 'mcp', requestId: request.id, log: request.log },
+        call: { door: 'mcp', requestId: request.id, log: request.log, ...(tokenCheck ? { tokenCheck } : {}) },
         serialize: (data, schema) => serializerFor(schema)(data),
-      };
+      });
+      const exchange = exchangeAs(principal);
 
       if (Array.isArray(body)) {
         if (body.length === 0) return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, 'Invalid request: an empty batch'));
@@ -136,7 +185,18 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
         return answers.length ? sendJson(reply, 200, answers) : reply.code(202).send();
       }
       logOperation(request, operationOf(body));
-      const answer = await answerMessage(body, exchange, false);
+      let answer: Answer | null;
+      if (check) {
+        try {
+          ({ result: answer } = await runChecked(deps, 'mcp', request, undefined, { principal, check }, (as, tokenCheck) =>
+            answerMessage(body, exchangeAs(as, tokenCheck), false),
+          ));
+        } catch (caught) {
+          return refusalAnswer(caught, request, reply);
+        }
+      } else {
+        answer = await answerMessage(body, exchange, false);
+      }
       if (!answer) return reply.code(202).send();
       // A body that is not a JSON-RPC message at all is a bad request; any other answer is a 200.
       const unusable = 'error' in answer && answer.error.code === ErrorCode.InvalidRequest && answer.id === null;

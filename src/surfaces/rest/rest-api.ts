@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { runOperation, type Principal } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
 import { serializerFor } from '../../core/serialization.ts';
 import { compileValidator } from '../../core/validation.ts';
-import { admitOperation, admitRequest, type AdmissionDeps } from '../admission.ts';
+import type { DeferredTokenCheck } from '../../auth/bearer.ts';
+import { admitOperation, admitRequest, runChecked, settleAdmission, type AdmissionDeps } from '../admission.ts';
 import { isUtf8 } from '../content-type.ts';
 import { IGNORED_HEADER } from '../cors.ts';
 import { logIgnored, logOperation, logWho } from '../request-log.ts';
@@ -14,6 +15,8 @@ import { sendApiError } from './error-handler.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** The token's check while it waits for the operation's read (admission.ts, runChecked). */
+    tokenCheck?: DeferredTokenCheck;
   }
   interface FastifyContextConfig {
     operation?: Operation;
@@ -32,13 +35,32 @@ function ignoredParameters(op: Operation, query: unknown, body: unknown): string
   return [...queryIgnored, ...bodyIgnored];
 }
 
+/** The request's deferred token check, taken so that it is settled once. */
+function takeCheck(request: FastifyRequest): DeferredTokenCheck | undefined {
+  const check = request.tokenCheck;
+  request.tokenCheck = undefined;
+  return check;
+}
+
 function pathPattern(path: string): RegExp {
   const escaped = path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${escaped.join('/')}/?$`);
 }
 
 export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<void> {
-  app.setErrorHandler((error, request, reply) => sendApiError(error, request, reply));
+  app.setErrorHandler(async (error, request, reply) => {
+    // refused before its read ran (its query string, its body): the token's check still comes first
+    const check = takeCheck(request);
+    const op = request.routeOptions.config.operation;
+    if (check && op && request.principal) {
+      try {
+        await settleAdmission(deps, 'rest', request, op, check, request.principal);
+      } catch (refusal) {
+        return sendApiError(refusal, request, reply);
+      }
+    }
+    return sendApiError(error, request, reply);
+  });
 
   // Bodies are validated strictly, path and query strings with coercion: the same compiled
   // validators the MCP tools use.
@@ -62,8 +84,11 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     const op = request.routeOptions.config.operation;
     if (!op) return;
     logOperation(request, op.name);
-    const { principal, headers } = await admitRequest(deps, 'rest', request);
+    // a read's token check rides in the read's own statement (one round trip instead of two)
+    const deferrable = request.method === 'GET' && op.access === 'read';
+    const { principal, headers, check } = await admitRequest(deps, 'rest', request, deferrable ? { op } : undefined);
     request.principal = principal;
+    if (check) request.tokenCheck = check;
     logWho(request, principal);
     reply.headers(headers);
     admitOperation(op, principal);
@@ -113,12 +138,14 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
           ...(request.query as object),
           ...(request.params as object),
         } as Record<string, unknown>;
-        const result = await runOperation(deps.runtime, op, principal, input, {
-          door: 'rest',
-          requestId: request.id,
-          log: request.log,
-        });
-        return reply.code(op.status).send(result);
+        const call = { door: 'rest' as const, requestId: request.id, log: request.log };
+        const check = takeCheck(request);
+        if (!check) return reply.code(op.status).send(await runOperation(deps.runtime, op, principal, input, call));
+        const checked = await runChecked(deps, 'rest', request, op, { principal, check }, (as, tokenCheck) =>
+          runOperation(deps.runtime, op, as, input, { ...call, tokenCheck }),
+        );
+        request.principal = checked.principal;
+        return reply.code(op.status).send(checked.result);
       },
     });
   }
