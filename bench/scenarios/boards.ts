@@ -74,6 +74,21 @@ export const scenarios: Scenario[] = [
         .then((r) => r.rows),
   },
   {
+    name: `GET /api/v1/boards/${SPRINT_BOARD}/backlog (one project: its sprint and the backlog, 500 cards each)`,
+    request: (env) => ({ method: 'GET', path: `/api/v1/boards/${env.sprintBoard}/backlog` }),
+    baseline: (db) =>
+      sql`(select t.id, t.key, t.summary from tickets t
+           join sprint_tickets st on st.ticket_id = t.id join boards b on b.id = st.board_id
+           where b.number = ${SPRINT_BOARD} and st.open order by t.rank limit ${CARDS})
+          union all
+          (select t.id, t.key, t.summary from tickets t join statuses s on s.id = t.status_id
+           where t.project_id = (select id from projects where key = ${PROJECT}) and s.category is distinct from 'done'
+             and not exists (select 1 from sprint_tickets st where st.ticket_id = t.id and st.open)
+           order by t.rank limit ${CARDS})`
+        .execute(db)
+        .then((r) => r.rows),
+  },
+  {
     name: `GET /api/v1/boards/${WIDE_BOARD}/backlog (every project)`,
     request: (env) => ({ method: 'GET', path: `/api/v1/boards/${env.wideBoard}/backlog` }),
     baseline: (db) =>

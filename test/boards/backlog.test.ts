@@ -36,6 +36,13 @@ describe('backlog: open sprints (active first, then future in order) with their 
     });
   });
 
+  it('lists a one-project board\'s backlog as a wider board lists that project\'s part of it', async () => {
+    const wide = await backlog(service, t.lee, 1);
+    const narrow = await backlog(service, t.lee, 2);
+    expect(keysOf(narrow.backlog)).toEqual(keysOf(wide.backlog).filter((key) => key.startsWith('CORE-')));
+    expect(keysOf(narrow.backlog)).toEqual([k.a, k.b, k.c, k.d]);
+  });
+
   it('shows the backlog only with tickets the member can see', async () => {
     const dan = await backlog(service, t.dan, 1);
     expect(keysOf(dan.backlog)).toEqual([k.a, k.b, k.c, k.d]);
@@ -117,6 +124,18 @@ describe('backlog order after sprints change: the active sprint first even when 
       ['Old', 'active'],
       ['Sprint 2', 'future'],
     ]);
+  });
+
+  it('shows each sprint as the sprint list shows it, dates included', async () => {
+    const list = await service.request('GET', '/api/v1/boards/1/sprints', { token: t.lee });
+    expect(list.status, list.text).toBe(200);
+    const { sprints } = await backlog(service, t.lee, 1);
+    const started = sprints.find((s) => s.name === 'Old');
+    expect(started?.start_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    for (const { tickets, ...sprint } of sprints) {
+      expect(tickets).toBeInstanceOf(Array);
+      expect(list.body.sprints.find((s: { id: string }) => s.id === sprint.id)).toEqual(sprint);
+    }
   });
 });
 

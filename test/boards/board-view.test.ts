@@ -156,34 +156,37 @@ describe('modules: boards switched off', () => {
   });
 });
 
-// The board's statement carries the token's check (auth/bearer.ts, DeferredTokenCheck).
-describe('BoardDetail: a token held by the process is still checked at every read (spec 5.5)', () => {
+// The board's and the backlog's statements carry the token's check (auth/bearer.ts, DeferredTokenCheck).
+describe('BoardDetail and Backlog: a token held by the process is still checked at every read (spec 5.5)', () => {
   const mint = async () => {
     const lee = await service.db.selectFrom('members').select('id').where('email', '=', 'lee@example.com').executeTakeFirstOrThrow();
     return { memberId: lee.id, ...(await createPersonalToken(service.db, { memberId: lee.id, name: 'board reader', access: 'read', lifetimeDays: null })) };
   };
-  const read = (token: string) => service.request('GET', '/api/v1/boards/1', { token });
 
-  it('answers 401 once the token is revoked', async () => {
-    const { memberId, id, secret } = await mint();
-    expect([(await read(secret)).status, (await read(secret)).status]).toEqual([200, 200]);
-    expect(await revokeToken(service.db, memberId, id)).toBe(true);
-    const refused = await read(secret);
-    expect(refused.status).toBe(401);
-    expect(refused.body.error.code).toBe('invalid_token');
-  });
+  for (const path of ['/api/v1/boards/1', '/api/v1/boards/1/backlog']) {
+    const read = (token: string) => service.request('GET', path, { token });
 
-  it('answers 403 once the module is switched off, and the board once it is on again', async () => {
-    const { secret } = await mint();
-    expect([(await read(secret)).status, (await read(secret)).status]).toEqual([200, 200]);
-    await setSwitch(service.db, 'boards', false);
-    try {
+    it(`GET ${path} answers 401 once the token is revoked`, async () => {
+      const { memberId, id, secret } = await mint();
+      expect([(await read(secret)).status, (await read(secret)).status]).toEqual([200, 200]);
+      expect(await revokeToken(service.db, memberId, id)).toBe(true);
       const refused = await read(secret);
-      expect(refused.status).toBe(403);
-      expect(refused.body.error.code).toBe('feature_disabled');
-    } finally {
-      await setSwitch(service.db, 'boards', true);
-    }
-    expect((await read(secret)).status).toBe(200);
-  });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('invalid_token');
+    });
+
+    it(`GET ${path} answers 403 once the module is switched off, and answers again once it is on`, async () => {
+      const { secret } = await mint();
+      expect([(await read(secret)).status, (await read(secret)).status]).toEqual([200, 200]);
+      await setSwitch(service.db, 'boards', false);
+      try {
+        const refused = await read(secret);
+        expect(refused.status).toBe(403);
+        expect(refused.body.error.code).toBe('feature_disabled');
+      } finally {
+        await setSwitch(service.db, 'boards', true);
+      }
+      expect((await read(secret)).status).toBe(200);
+    });
+  }
 });

@@ -41,7 +41,7 @@ export function columnKeys(detail: { columns: { name: string | null; tickets: { 
 export async function backlog(service: TestService, token: string, number: number) {
   const reply = await service.request('GET', `/api/v1/boards/${number}/backlog`, { token });
   expect(reply.status, reply.text).toBe(200);
-  return reply.body as { board: number; sprints: { name: string; state: string; tickets: { key: string }[] }[]; backlog: { key: string }[] };
+  return reply.body as { board: number; sprints: { id: string; name: string; state: string; start_at: string | null; tickets: { key: string }[] }[]; backlog: { key: string }[] };
 }
 
 /** What a refused move must leave alone: status, rank order, sprint and history. */

@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { recordHistory } from '../../core/history.ts';
-import { loadVisibleTicket, requireTicketAction, ticketScope, type Ticket } from '../tickets/index.ts';
+import { loadVisibleTicket, requireTicketAction, summariesOf, ticketScope, type SummaryCells, type Ticket } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
 import { rankCard, resolvePlace } from './placement.ts';
-import { cardsWhere } from './summaries.ts';
+import { cardsJson } from './summaries.ts';
 import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
 import { lockSprint, openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
@@ -21,17 +21,28 @@ export function openSprintsInOrder(sprints: readonly SprintRow[]): SprintRow[] {
   return [...sprints.filter((s) => s.state === 'active'), ...sprints.filter((s) => s.state === 'future')];
 }
 
-/** GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, then the backlog; 500 at most each. */
+/**
+ * GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, then the backlog; 500
+ * at most each. The board's sprints, then every list in one statement however many sprints are
+ * open, which carries the token's check when one is pending.
+ */
 export async function getBacklog(ctx: Context, number: number): Promise<Backlog> {
   const board = await loadVisibleBoard(ctx, number);
-  const seen = [inProjects(board.visibleProjects.map((p) => p.id)), visibleTo(await ticketScope(ctx))];
+  const projectIds = board.visibleProjects.map((p) => p.id);
+  const seen = [inProjects(projectIds), visibleTo(await ticketScope(ctx))];
   const sprints = openSprintsInOrder(await sprintRows(ctx.db, board.id));
-  const withTickets = [];
-  for (const sprint of sprints) {
-    withTickets.push({ ...presentSprint(sprint), tickets: await cardsWhere(ctx, all([...seen, inSprint(sprint.id)])) });
-  }
-  const backlog = await cardsWhere(ctx, all([...seen, backlogList(board, board.visibleProjects.map((p) => p.id))]));
-  return { board: board.number, sprints: withTickets, backlog };
+  const { tokenCheck } = ctx;
+  const result = await sql<{ sprints: SummaryCells[][]; backlog: SummaryCells[]; token_check?: unknown }>`
+    select json_build_array(${sql.join(sprints.map((sprint) => cardsJson(all([...seen, inSprint(sprint.id)]))))}) as sprints,
+           ${cardsJson(all([...seen, backlogList(board, projectIds)]))} as backlog
+           ${tokenCheck ? sql`, ${tokenCheck.column()} as token_check` : sql``}
+  `.execute(ctx.db);
+  const row = result.rows[0]!;
+  if (tokenCheck) tokenCheck.offer(row.token_check);
+  const withTickets = await Promise.all(
+    sprints.map(async (sprint, i) => ({ ...presentSprint(sprint), tickets: await summariesOf(ctx, row.sprints[i]!) })),
+  );
+  return { board: board.number, sprints: withTickets, backlog: await summariesOf(ctx, row.backlog) };
 }
 
 /** Records a ticket leaving one open sprint of a board for another (or for the backlog). */

@@ -5,8 +5,15 @@ import { visibleTicketSql, type TicketScope } from '../tickets/index.ts';
 
 export const MAX_TICKETS = 500;
 
+/**
+ * A board of one project says so with `=`: PostgreSQL then walks tickets_project_rank_idx in rank
+ * order and stops at the list's end, where `= any` of a one-element array sorts every ticket of
+ * the project first (a 5,000-ticket project's backlog: 10–12 ms against 4–5 ms).
+ */
 export const inProjects = (projectIds: readonly string[]): RawBuilder<boolean> =>
-  sql<boolean>`t.project_id = any(${[...projectIds]}::uuid[])`;
+  projectIds.length === 1
+    ? sql<boolean>`t.project_id = ${projectIds[0]}::uuid`
+    : sql<boolean>`t.project_id = any(${[...projectIds]}::uuid[])`;
 
 export const visibleTo = (scope: TicketScope): RawBuilder<boolean> => visibleTicketSql(scope);
 
