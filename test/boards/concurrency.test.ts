@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { lockRanks } from '../../src/modules/boards/rank.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -94,5 +95,71 @@ if (pgUrl !== null) describe('one active sprint per board: two server processes 
     const results = await Promise.all(names.map((name, i) => start(i % 2 === 0 ? service.app : other, name)));
     expectOneWinner(results);
     expect(await activeCount()).toBe(1);
+  });
+});
+
+// Holding the rank lock from a second connection lines two moves up behind it in a known order.
+if (pgUrl !== null) describe('card moves: a move placed beside a ticket uses where that ticket is once the move holds the rank lock', () => {
+  let second: Database;
+  const keys: string[] = [];
+
+  const open = async () => (await service.request('GET', '/api/v1/boards/2', { token })).body.columns[0].tickets.map((c: { key: string }) => c.key);
+  const move = (body: Record<string, unknown>) => service.request('POST', '/api/v1/boards/2/moves', { token, body });
+  async function waiters(count: number): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`.execute(service.db);
+      if (rows[0]!.n >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`fewer than ${count} moves waited for the rank lock`);
+  }
+
+  beforeAll(async () => {
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(service.db);
+    const url = new URL(pgUrl!);
+    url.pathname = `/${rows[0]!.name}`;
+    second = await openDatabase({ engine: 'postgres', url: url.href });
+    for (const name of ['W', 'X', 'Y', 'Z']) {
+      const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: `Ranked ${name}` } });
+      expect(created.status, created.text).toBe(201);
+      keys.push(created.body.key);
+    }
+  });
+  afterAll(() => second.close());
+
+  it('places the card after its neighbour\'s new place when the neighbour moved while the move waited', async () => {
+    const [w, x, y, z] = keys as [string, string, string, string];
+    expect((await open()).filter((key: string) => keys.includes(key))).toEqual([w, x, y, z]);
+    let xFirst!: Promise<{ status: number }>;
+    let zAfterX!: Promise<{ status: number }>;
+    await second.db.transaction().execute(async (trx) => {
+      await lockRanks(trx);
+      xFirst = move({ key: x, column: 'Open', before: w });
+      await waiters(1);
+      zAfterX = move({ key: z, column: 'Open', after: x });
+      await waiters(2);
+    });
+    expect((await xFirst).status).toBe(200);
+    expect((await zAfterX).status).toBe(200);
+    expect((await open()).filter((key: string) => keys.includes(key))).toEqual([x, z, w, y]);
+  });
+
+  it('refuses the move with 422, changing nothing, when its neighbour left the list while it waited', async () => {
+    const [w, x] = keys as [string, string];
+    const before = await open();
+    let xDone!: Promise<{ status: number }>;
+    let wBeforeX!: Promise<{ status: number; body: { error: { code: string; details?: unknown } } }>;
+    await second.db.transaction().execute(async (trx) => {
+      await lockRanks(trx);
+      xDone = move({ key: x, column: 'Done', resolution: 'Fixed' });
+      await waiters(1);
+      wBeforeX = move({ key: w, column: 'Open', before: x });
+      await waiters(2);
+    });
+    expect((await xDone).status).toBe(200);
+    const refused = await wBeforeX;
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain(`${x} is not in column`);
+    expect(await open()).toEqual(before.filter((key: string) => key !== x));
   });
 });

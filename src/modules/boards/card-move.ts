@@ -89,5 +89,5 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
       fields: input.fields,
     });
   }
-  return rankCard(ctx, inColumn, ticket, place);
+  return rankCard(ctx, inColumn, ticket, place, listName);
 }

@@ -14,27 +14,45 @@ export async function lockRanks(db: Kysely<DB>): Promise<void> {
   await sql`select pg_advisory_xact_lock(${RANK_LOCK})`.execute(db);
 }
 
+/** A ticket of the target list the card is placed beside, as the request named it. */
+export interface Neighbour {
+  id: string;
+  key: string;
+  /** Where the request named it: `/before` or `/after`. */
+  pointer: string;
+}
+
 /** Where the card goes in its target list: before or after a ticket of it, or at its end. */
-export type Place = { before: string } | { after: string } | 'end';
+export type Place = { before: Neighbour } | { after: Neighbour } | 'end';
+
+/** The ticket the card is placed beside, if any. */
+export const besideOf = (place: Place): Neighbour | null => (place === 'end' ? null : 'after' in place ? place.after : place.before);
 
 /**
- * The rank that places a card in a list of tickets (`inList`: a condition on `t`). The key goes
- * after its lower neighbour and before the next rank anywhere, so no two tickets ever share one
- * and the card lands in the same place in every view. Both neighbours are read by one statement.
+ * The rank that places a card in a list of tickets (`inList`: a condition on `t`), or null when
+ * the ticket it goes beside is no longer in the list. The key goes after its lower neighbour and
+ * before the next rank anywhere, so no two tickets ever share one and the card lands in the same
+ * place in every view. The neighbours' ranks are read by this one statement, under the caller's
+ * rank lock: a rank read before the lock may have moved since.
  */
-export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, cardId: string, place: Place): Promise<string> {
+export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, cardId: string, place: Place): Promise<string | null> {
   const others = sql`t.id <> ${cardId}::uuid`;
+  const beside = besideOf(place);
+  const besideRank = beside && sql`(select t.rank from tickets t where t.id = ${beside.id}::uuid and ${inList})`;
   const lower =
     place === 'end'
       ? sql`coalesce((select max(t.rank) from tickets t where ${inList} and ${others}), (select max(t.rank) from tickets t where ${others}))`
       : 'after' in place
-        ? sql`${place.after}::text`
-        : sql`(select max(t.rank) from tickets t where ${inList} and ${others} and t.rank < ${place.before})`;
+        ? besideRank
+        : sql`(select max(t.rank) from tickets t where ${inList} and ${others} and t.rank < ${besideRank})`;
   // every rank is a non-empty key, and ranks compare byte by byte (collate "C"): all are above ''
-  const { rows } = await sql<{ lower: string | null; upper: string | null }>`
+  const { rows } = await sql<{ lower: string | null; upper: string | null; beside_in_list: boolean }>`
     with l as (select ${lower} as value)
-    select l.value as lower, (select min(t.rank) from tickets t where ${others} and t.rank > coalesce(l.value, '')) as upper from l
+    select l.value as lower, (select min(t.rank) from tickets t where ${others} and t.rank > coalesce(l.value, '')) as upper,
+           ${besideRank ? sql`${besideRank} is not null` : sql`true`} as beside_in_list
+    from l
   `.execute(db);
   const [neighbours] = rows;
+  if (!neighbours!.beside_in_list) return null;
   return generateKeyBetween(neighbours!.lower, neighbours!.upper);
 }
