@@ -10,11 +10,14 @@ import { presentSprint } from './present.ts';
 import { lockSprint, openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type { Backlog, BacklogMoveBody } from './schemas.ts';
-import { all, inNoOpenSprint, inProjects, inSprint, isOpen, onTicket, visibleTo } from './ticket-sets.ts';
+import { all, inNoOpenSprint, inProjects, inSprint, isOpen, statusOf, visibleTo } from './ticket-sets.ts';
 
-/** The backlog proper: open tickets of the board's projects in no open sprint of the board. */
-export const backlogList = (board: LoadedBoard, projectIds: readonly string[]): RawBuilder<boolean> =>
-  all([inProjects(projectIds), isOpen, inNoOpenSprint(board.id)]);
+/**
+ * The backlog proper: open tickets of the board's projects in no open sprint of the board. Its
+ * status `s` is joined, or, given `ofStatus` = statusOf, looked up by the condition itself.
+ */
+export const backlogList = (board: LoadedBoard, projectIds: readonly string[], ofStatus = (c: RawBuilder<boolean>) => c): RawBuilder<boolean> =>
+  all([inProjects(projectIds), ofStatus(isOpen), inNoOpenSprint(board.id)]);
 
 /** Open sprints in backlog order: the active one first, then future ones in their order. */
 export function openSprintsInOrder(sprints: readonly SprintRow[]): SprintRow[] {
@@ -75,7 +78,7 @@ export async function moveToSprint(ctx: Context, number: number, input: BacklogM
   const target = isBacklog(input.sprint) ? null : await lockedOpenSprint(ctx, board, input.sprint);
 
   const projectIds = board.projects.map((p) => p.id);
-  const list = onTicket(target ? all([inProjects(projectIds), inSprint(target.id)]) : backlogList(board, projectIds));
+  const list = target ? all([inProjects(projectIds), inSprint(target.id)]) : backlogList(board, projectIds, statusOf);
   const listName = target ? `sprint "${target.name}"` : `the backlog of board ${board.number}`;
   const place = await resolvePlace(ctx, list, input, ticket.id, listName);
 

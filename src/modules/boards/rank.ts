@@ -36,18 +36,24 @@ export const besideOf = (place: Place): Neighbour | null => (place === 'end' ? n
  * rank lock: a rank read before the lock may have moved since.
  */
 export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, cardId: string, place: Place): Promise<string | null> {
-  const others = sql`t.id <> ${cardId}::uuid`;
+  const others = sql<boolean>`t.id <> ${cardId}::uuid`;
   const beside = besideOf(place);
   const besideRank = beside && sql`(select t.rank from tickets t where t.id = ${beside.id}::uuid and ${inList})`;
+  // The highest rank below a bound as ORDER BY … LIMIT 1, not max(): the list's conditions join
+  // other tables, and PostgreSQL reads max() off an index only for a query on one table; this way
+  // it walks a project's ranks down from the bound (tickets_project_rank_idx) and stops at the first.
+  const highest = (condition: RawBuilder<boolean>) =>
+    sql`(select t.rank from tickets t where ${condition} and t.rank is not null order by t.rank desc limit 1)`;
   const lower =
     place === 'end'
-      ? sql`coalesce((select max(t.rank) from tickets t where ${inList} and ${others}), (select max(t.rank) from tickets t where ${others}))`
+      ? sql`coalesce(${highest(sql`${inList} and ${others}`)}, ${highest(others)})`
       : 'after' in place
         ? besideRank
-        : sql`(select max(t.rank) from tickets t where ${inList} and ${others} and t.rank < ${besideRank})`;
-  // every rank is a non-empty key, and ranks compare byte by byte (collate "C"): all are above ''
+        : highest(sql`${inList} and ${others} and t.rank < ${besideRank}`);
+  // every rank is a non-empty key, and ranks compare byte by byte (collate "C"): all are above ''.
+  // Materialized: its one value is used twice, and inlined it would be computed twice.
   const { rows } = await sql<{ lower: string | null; upper: string | null; beside_in_list: boolean }>`
-    with l as (select ${lower} as value)
+    with l as materialized (select ${lower} as value)
     select l.value as lower, (select min(t.rank) from tickets t where ${others} and t.rank > coalesce(l.value, '')) as upper,
            ${besideRank ? sql`${besideRank} is not null` : sql`true`} as beside_in_list
     from l

@@ -116,7 +116,8 @@ export async function rankTicket(ctx: Context, ticketId: string, rank: string): 
     [{ kind: 'ranked', changes: [{ field: 'rank', from: null, to: rank }] }],
     { from: sql`(select rank from ranked_before)` },
   );
-  const result = await sql<TicketRow>`
+  // prepared: one fixed shape, every row found by its key
+  const result = await sql<TicketRow>`${sql.raw(PREPARE)}
     with ranked_before as (select rank from tickets where id = ${ticketId}::uuid), h as (${history})
     update tickets t set rank = ${rank}
     from projects p, statuses s
