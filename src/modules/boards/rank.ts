@@ -39,9 +39,9 @@ export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, ca
   const others = sql<boolean>`t.id <> ${cardId}::uuid`;
   const beside = besideOf(place);
   const besideRank = beside && sql`(select t.rank from tickets t where t.id = ${beside.id}::uuid and ${inList})`;
-  // The highest rank below a bound as ORDER BY … LIMIT 1, not max(): the list's conditions join
-  // other tables, and PostgreSQL reads max() off an index only for a query on one table; this way
-  // it walks a project's ranks down from the bound (tickets_project_rank_idx) and stops at the first.
+  // The highest rank as ORDER BY … LIMIT 1, not max(): the list's conditions join other tables,
+  // and PostgreSQL reads max() off an index only for a query on one table. This way an ordered walk
+  // down a rank index that stops at the first match is among the plans it weighs.
   const highest = (condition: RawBuilder<boolean>) =>
     sql`(select t.rank from tickets t where ${condition} and t.rank is not null order by t.rank desc limit 1)`;
   const lower =

@@ -33,10 +33,6 @@ export const isOpen: RawBuilder<boolean> = sql<boolean>`s.category is distinct f
 export const all = (conditions: readonly RawBuilder<boolean>[]): RawBuilder<boolean> =>
   conditions.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(conditions, sql` and `)})`;
 
-/**
- * A condition on the status `s` of ticket `t` as a condition on `t` alone, for a statement that
- * does not join the status (rank queries). Only the status part goes inside: a condition on `t`
- * left inside the EXISTS is hidden from the planner, which then walks every project's ranks.
- */
+/** A condition on the status `s` of ticket `t` as one on `t` alone, for a statement that does not join the status (rank queries). */
 export const statusOf = (condition: RawBuilder<boolean>): RawBuilder<boolean> =>
   sql<boolean>`exists (select 1 from statuses s where s.id = t.status_id and ${condition})`;
