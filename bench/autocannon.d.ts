@@ -40,5 +40,9 @@ declare module 'autocannon' {
       setupRequest?: (request: { body?: string }) => { body?: string };
     }[];
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** A run: its result once it ends, and each answer as it comes ('response': client, status, bytes, milliseconds). */
+  export interface Run extends Promise<Result> {
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, time: number) => void): Run;
+  }
+  export default function autocannon(options: Options): Run;
 }

@@ -127,7 +127,7 @@ function combine(runs: Array<LoadFigures & { cpuMs: number }>): DoorFigures {
   return {
     requestsPerSecond: Math.round(runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length),
     p50Ms: Math.max(...runs.map((run) => run.p50Ms)),
-    p97_5Ms: Math.max(...runs.map((run) => run.p97_5Ms)),
+    p95Ms: Math.max(...runs.map((run) => run.p95Ms)),
     p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
     requests,
     failures: runs.reduce((sum, run) => sum + run.failures, 0),

@@ -1,4 +1,4 @@
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Options, type Result } from 'autocannon';
 import type { BenchRequest } from '../scenarios/scenario.ts';
 
 export interface LoadSettings {
@@ -12,8 +12,8 @@ export interface LoadSettings {
 export interface LoadFigures {
   requestsPerSecond: number;
   p50Ms: number;
-  /** autocannon reports no 95th percentile; at or under a p95 target, the 97.5th proves it. */
-  p97_5Ms: number;
+  /** The issue's latency targets are 95th percentiles, which autocannon does not report: from every answer's time. */
+  p95Ms: number;
   p99Ms: number;
   requests: number;
   /** Answers that were not 2xx, plus connection errors and timeouts: must be 0 for figures to count. */
@@ -35,15 +35,30 @@ function authorized(request: BenchRequest, token: string | null): Record<string,
   return headers;
 }
 
-function figuresOf(result: Result): LoadFigures {
+/** The nearest-rank percentile `p` of `times`, in whole milliseconds as autocannon gives its own. */
+export function percentileMs(times: number[], p: number): number {
+  if (times.length === 0) return 0;
+  const sorted = Float64Array.from(times).sort();
+  return Math.round(sorted[Math.ceil((p / 100) * sorted.length) - 1]!);
+}
+
+function figuresOf(result: Result, times: number[]): LoadFigures {
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
-    p97_5Ms: result.latency.p97_5,
+    p95Ms: percentileMs(times, 95),
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     failures: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/** One measured autocannon run, with the time of every answer it got. */
+async function measured(options: Options): Promise<LoadFigures> {
+  const times: number[] = [];
+  const run = autocannon(options);
+  run.on('response', (_client: unknown, _status: number, _bytes: number, time: number) => times.push(time));
+  return figuresOf(await run, times);
 }
 
 /** Loads one address with autocannon and keeps the figures the report shows. */
@@ -70,7 +85,7 @@ export async function load(baseUrl: string, request: BenchRequest, token: string
     ...(bodies.length || paths.length ? { requests: [{ setupRequest: rotate }] } : {}),
   };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
-  return figuresOf(await autocannon({ ...options, duration: settings.duration }));
+  return measured({ ...options, duration: settings.duration });
 }
 
 /** Loads a mix: every connection sends the requests in turn, over and over (autocannon's `requests`). */
@@ -87,5 +102,5 @@ export async function loadMix(baseUrl: string, requests: readonly BenchRequest[]
     })),
   };
   if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
-  return figuresOf(await autocannon({ ...options, duration: settings.duration }));
+  return measured({ ...options, duration: settings.duration });
 }

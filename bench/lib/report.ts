@@ -35,13 +35,13 @@ const ratio = (row: Row) => (row.baseline ? `${Math.round((row.atrium.requestsPe
 
 export function markdownTable(rows: Row[]): string {
   const lines = [
-    '| Engine | Scenario | Atrium req/s | p50 ms | p97.5 ms | p99 ms | peak RSS | Baseline req/s | p50 ms | p99 ms | peak RSS | Atrium/baseline |',
+    '| Engine | Scenario | Atrium req/s | p50 ms | p95 ms | p99 ms | peak RSS | Baseline req/s | p50 ms | p99 ms | peak RSS | Atrium/baseline |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const row of rows) {
     const b = row.baseline;
     lines.push(
-      `| ${row.engine} | ${row.scenario} | ${row.atrium.requestsPerSecond} | ${row.atrium.p50Ms} | ${row.atrium.p97_5Ms} | ${row.atrium.p99Ms} | ${mib(row.atrium.peakRssBytes)} | ` +
+      `| ${row.engine} | ${row.scenario} | ${row.atrium.requestsPerSecond} | ${row.atrium.p50Ms} | ${row.atrium.p95Ms} | ${row.atrium.p99Ms} | ${mib(row.atrium.peakRssBytes)} | ` +
         `${b ? b.requestsPerSecond : '–'} | ${b ? b.p50Ms : '–'} | ${b ? b.p99Ms : '–'} | ${b ? mib(b.peakRssBytes) : '–'} | ${ratio(row)} |`,
     );
   }

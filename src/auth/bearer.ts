@@ -42,21 +42,12 @@ export function bearerToken(authorization: string | undefined): string | null {
   return BEARER.exec(authorization)?.[1] ?? null;
 }
 
-/** The columns of TokenCheck: what may change about a token without config_version moving. */
-const tokenCheckColumns = (clock: RawBuilder<unknown>) => sql`
-      t.id as token_id, t.token_hash, m.id as member_id,
-      t.revoked_at is null and g.revoked_at is null
-        and (t.expires_at is null or t.expires_at > coalesce(${clock}::timestamptz, now()))
-        and m.active and m.email is not null as usable,
-      t.last_used_at is null or t.last_used_at < now() - interval '1 minute' as stale_use,
-      s.config_version`;
-
-const tokenJoins = sql`
-    from tokens t
-    join members m on m.id = t.member_id
-    -- an OAuth access token also dies with its connection (revoked, or refresh reuse detected)
-    left join oauth_grants g on g.id = t.grant_id
-    cross join workspace_settings s`;
+/**
+ * SQL: the check of the token whose hash is `hash` (no row when there is none): what may change
+ * about a token without config_version moving. A function (migration 0023), so that a statement
+ * planned on every request can carry it without planning its joins.
+ */
+const tokenCheckOf = (hash: string, clock: string | null) => sql`token_check(${hash}, ${clock}::timestamptz)`;
 
 /**
  * One prepared round trip: the token, its member, the workspace settings, and the member's grants
@@ -64,13 +55,15 @@ const tokenJoins = sql`
  * does not hold at the current config_version.
  */
 const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) => sql<AuthRow>`/*prepare*/
-    select ${tokenCheckColumns(sql`${clock}`)},
+    select c.*,
       t.kind, t.name as token_name, t.access, m.display_name, m.is_admin,
       ${sql.join(settingsColumns.filter((c) => c !== 'config_version').map((c) => sql.ref(`s.${c}`)))},
       case when m.is_admin then '[]'::json else ${grantRowsSql(sql.ref('m.id'))} end as grants,
       case when m.is_admin then '[]'::json else ${grantedLevelsSql(sql.ref('m.id'))} end as levels
-    ${tokenJoins}
-    where t.token_hash = ${hash}`);
+    from ${tokenCheckOf(hash, clock)} c
+    join tokens t on t.id = c.token_id
+    join members m on m.id = c.member_id
+    cross join workspace_settings s`);
 
 /**
  * For a token the process holds: only what may change without config_version moving, read on
@@ -82,9 +75,7 @@ const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) =>
  * instead of twenty, and no grants' subqueries for PostgreSQL to set up.
  */
 const heldTokenCheck = compiledTemplate(2, (clock: string | null, hash: string) => sql<TokenCheck>`/*prepare*/
-    select ${tokenCheckColumns(sql`${clock}`)}
-    ${tokenJoins}
-    where t.token_hash = ${hash}`);
+    select * from ${tokenCheckOf(hash, clock)}`);
 
 /** A principal as read for one token, and the config_version it was read at. */
 interface HeldEntry {
@@ -215,7 +206,7 @@ export class DeferredTokenCheck implements PendingTokenCheck {
 
   // As text: a list repeats it on every row, and only the first row's is parsed.
   column(): RawBuilder<unknown> {
-    return sql`(select row_to_json(c)::text from (select ${tokenCheckColumns(sql`${this.#clock}`)} ${tokenJoins} where t.token_hash = ${this.#hash}) c)`;
+    return sql`(select row_to_json(c)::text from ${tokenCheckOf(this.#hash, this.#clock)} c)`;
   }
 
   offer(value: unknown): void {

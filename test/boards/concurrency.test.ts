@@ -166,4 +166,28 @@ if (pgUrl !== null) describe('card moves: a move placed beside a ticket uses whe
     expect(JSON.stringify(refused.body)).toContain(`${x} is not in column`);
     expect(await open()).toEqual(before.filter((key: string) => key !== x));
   });
+
+  it('refuses a move into another column when its neighbour left that column while it waited, and undoes the move\'s transition', async () => {
+    const [, x, y] = keys as [string, string, string];
+    const status = async (key: string) => (await service.request('GET', `/api/v1/tickets/${key}`, { token })).body.status.name;
+    expect(await status(x)).toBe('Done');
+    const before = await open();
+    expect(before).toContain(y);
+    let xReopened!: Promise<{ status: number }>;
+    let yBeforeX!: Promise<{ status: number; body: unknown }>;
+    await second.db.transaction().execute(async (trx) => {
+      await lockRanks(trx);
+      xReopened = move({ key: x, column: 'Open' });
+      await waiters(1);
+      yBeforeX = move({ key: y, column: 'Done', before: x, resolution: 'Fixed' });
+      await waiters(2);
+    });
+    expect((await xReopened).status).toBe(200);
+    const refused = await yBeforeX;
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain(`${x} is not in column`);
+    expect(await status(y)).toBe('To Do');
+    expect((await service.request('GET', `/api/v1/tickets/${y}`, { token })).body.resolution).toBeNull();
+    expect((await open()).filter((key: string) => key !== x)).toEqual(before);
+  });
 });

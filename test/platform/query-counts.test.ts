@@ -44,7 +44,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /me', rest('GET', '/me'), 200, 1],
   ['GET /projects/{key}', rest('GET', '/projects/CORE'), 200, 1],
   ['GET /tickets/{key}', rest('GET', '/tickets/CORE-1'), 200, 1],
-  ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 2],
+  ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 1],
   ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 1],
   ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 1],
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 2],
@@ -58,7 +58,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
   ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 1],
   ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 1],
-  ['MCP search_tickets', tool('search_tickets', () => ({ query: 'paym' })), 200, 2],
+  ['MCP search_tickets', tool('search_tickets', () => ({ query: 'paym' })), 200, 1],
   ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 1],
   ['MCP get_backlog', tool('get_backlog', () => ({ board: 1 })), 200, 2],
 ];

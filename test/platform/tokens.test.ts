@@ -222,6 +222,7 @@ describe('personal tokens: a read that carries its token check in its own statem
   for (const [what, path, status] of [
     ['a ticket (the check rides in its statement)', () => `/api/v1/tickets/${key}`, 200],
     ['a filtered list (the check rides in its page)', () => '/api/v1/tickets?project=CORE&sort=updated', 200],
+    ['a search by words (the check rides in a page planned for its words)', () => '/api/v1/tickets?query=read', 200],
     ['a missing ticket (no row to carry the check)', () => '/api/v1/tickets/CORE-99999', 404],
     ['a query refused before the read ran', () => '/api/v1/tickets?limit=many', 422],
   ] as const) {
@@ -234,16 +235,21 @@ describe('personal tokens: a read that carries its token check in its own statem
     });
   }
 
-  it('refuses an expired token on a ticket', async () => {
-    const { secret } = await mint('Lee Lead', 30);
-    expect((await read(secret)).status).toBe(200);
-    clockAhead = 31 * DAY;
-    try {
-      expectRefused(await read(secret), INVALID_CHALLENGE);
-    } finally {
-      clockAhead = 0;
-    }
-  });
+  for (const [what, path] of [
+    ['a ticket', () => `/api/v1/tickets/${key}`],
+    ['a search by words', () => '/api/v1/tickets?query=read'],
+  ] as const) {
+    it(`refuses an expired token on ${what}`, async () => {
+      const { secret } = await mint('Lee Lead', 30);
+      expect((await read(secret, path())).status).toBe(200);
+      clockAhead = 31 * DAY;
+      try {
+        expectRefused(await read(secret, path()), INVALID_CHALLENGE);
+      } finally {
+        clockAhead = 0;
+      }
+    });
+  }
 
   it('hides the ticket at the next read once the file takes the role away, and shows it once it gives it back', async () => {
     expect(FILE).toContain(VIEWER);

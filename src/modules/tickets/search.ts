@@ -149,9 +149,9 @@ interface PageRow {
  * same sort, which names the page `x`.
  */
 async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullable<SearchQuery['sort']>, marker: RawBuilder<unknown>): Promise<PageRow[]> {
-  // Only a prepared statement carries the token's check: one planned for its words on every
-  // request would plan the check's four joins too, which cost PostgreSQL more than the round trip.
-  const tokenCheck = marker === FILTERS_ONLY ? ctx.tokenCheck : undefined;
+  // The check is a function call (migration 0023): a statement planned for its words on every
+  // request does not plan the check's joins with it.
+  const { tokenCheck } = ctx;
   const result = await sql<PageRow & { token_check?: unknown }>`${marker}
     with page as (${page})
     select ${summaryCellsJson} as cells, x.total${tokenCheck ? sql`, ${tokenCheck.column()} as token_check` : sql``}

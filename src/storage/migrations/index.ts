@@ -18,6 +18,7 @@ import * as ticketFilterIndex from './0019-ticket-filter-index.ts';
 import * as numberedAtClose from './0020-numbered-at-close.ts';
 import * as createdInOneStatement from './0021-created-in-one-statement.ts';
 import * as labelNamesOnTicket from './0022-label-names-on-ticket.ts';
+import * as tokenCheck from './0023-token-check.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0020-numbered-at-close': numberedAtClose,
   '0021-created-in-one-statement': createdInOneStatement,
   '0022-label-names-on-ticket': labelNamesOnTicket,
+  '0023-token-check': tokenCheck,
 };
