@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 import type { BoardKind, SprintState } from './tables.ts';
 
 export interface BoardRow {
@@ -84,9 +85,16 @@ export async function boardColumnRows(db: Kysely<DB>, boardId: string): Promise<
 
 const sprintColumns = ['id', 'board_id', 'name', 'goal', 'state', 'start_at', 'end_at', 'completed_at', 'position'] as const;
 
-/** Every sprint of a board in its order. */
+/** Every sprint of a board in its order; prepared: a scrum board's view and its backlog read them first, every time. */
 export async function sprintRows(db: Kysely<DB>, boardId: string): Promise<SprintRow[]> {
-  return db.selectFrom('sprints').select(sprintColumns).where('board_id', '=', boardId).orderBy('position').orderBy('created_at').execute();
+  return db
+    .selectFrom('sprints')
+    .modifyFront(sql.raw(PREPARE))
+    .select(sprintColumns)
+    .where('board_id', '=', boardId)
+    .orderBy('position')
+    .orderBy('created_at')
+    .execute();
 }
 
 /**
