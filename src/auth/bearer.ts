@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { deepFreeze } from '../core/deep-freeze.ts';
 import { ApiError } from '../core/errors.ts';
-import type { PendingTokenCheck } from '../core/context.ts';
+import type { CarrierPlan, PendingTokenCheck } from '../core/context.ts';
 import type { Principal } from '../core/execute.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
 import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
@@ -44,10 +44,12 @@ export function bearerToken(authorization: string | undefined): string | null {
 
 /**
  * SQL: the check of the token whose hash is `hash` (no row when there is none): what may change
- * about a token without config_version moving. A function (migration 0023), so that a statement
- * planned on every request can carry it without planning its joins.
+ * about a token without config_version moving. Its one declaration is migration 0023's function,
+ * which a prepared statement inlines and plans with itself; a statement planned on every request
+ * calls it through PL/pgSQL instead, which plans it once per connection.
  */
-const tokenCheckOf = (hash: string, clock: string | null) => sql`token_check(${hash}, ${clock}::timestamptz)`;
+const tokenCheckOf = (hash: string, clock: string | null, plan: CarrierPlan = 'prepared') =>
+  plan === 'prepared' ? sql`token_check(${hash}, ${clock}::timestamptz)` : sql`token_check_plpgsql(${hash}, ${clock}::timestamptz)`;
 
 /**
  * One prepared round trip: the token, its member, the workspace settings, and the member's grants
@@ -205,8 +207,8 @@ export class DeferredTokenCheck implements PendingTokenCheck {
   }
 
   // As text: a list repeats it on every row, and only the first row's is parsed.
-  column(): RawBuilder<unknown> {
-    return sql`(select row_to_json(c)::text from ${tokenCheckOf(this.#hash, this.#clock)} c)`;
+  column(plan: CarrierPlan): RawBuilder<unknown> {
+    return sql`(select row_to_json(c)::text from ${tokenCheckOf(this.#hash, this.#clock, plan)} c)`;
   }
 
   offer(value: unknown): void {

@@ -82,7 +82,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
            (select count(*) from board where mapped and hidden)::int as hidden_done,
            coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id)
                      from shown t), '[]') as cards
-           ${tokenCheck ? sql`, ${tokenCheck.column()} as token_check` : sql``}
+           ${tokenCheck ? sql`, ${tokenCheck.column('prepared')} as token_check` : sql``}
   `.execute(ctx.db);
   const first = result.rows[0];
   if (first && tokenCheck) tokenCheck.offer(first.token_check);

@@ -177,7 +177,7 @@ export async function findTicketDetail(db: Kysely<DB>, key: string, scope: Ticke
     ? sql`null::uuid[]`
     : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
   const result = await sql<TicketDetailRead & { token_check?: unknown }>`/*prepare*/
-    select ${tokenCheck ? sql`${tokenCheck.column()} as token_check,` : sql``} ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
+    select ${tokenCheck ? sql`${tokenCheck.column('prepared')} as token_check,` : sql``} ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
       v.project_visible, v.level_granted,
       case when ${visible} then coalesce((
         select json_agg(json_build_object(
