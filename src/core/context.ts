@@ -26,16 +26,16 @@ export type Log = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 export type Door = 'rest' | 'mcp' | 'cli';
 
 /**
- * A bearer token's check that the answer waits for (auth/bearer.ts, DeferredTokenCheck): a read
- * may carry it in its own statement, so that one round trip does for both.
- */
-/**
  * How the statement that carries a token's check is planned: once per connection (a prepared
  * statement, which plans the check's joins with it), or on every request (which calls the check
  * through a function that keeps its own plan).
  */
 export type CarrierPlan = 'prepared' | 'planned every time';
 
+/**
+ * A bearer token's check that the answer waits for (auth/bearer.ts, DeferredTokenCheck): a read
+ * may carry it in its own statement, so that one round trip does for both.
+ */
 export interface PendingTokenCheck {
   /** The check as one more column of the read's statement. */
   column(plan: CarrierPlan): RawBuilder<unknown>;
