@@ -38,7 +38,9 @@ export const besideOf = (place: Place): Neighbour | null => (place === 'end' ? n
 export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, cardId: string, place: Place): Promise<string | null> {
   const others = sql<boolean>`t.id <> ${cardId}::uuid`;
   const beside = besideOf(place);
-  const besideRank = beside && sql`(select t.rank from tickets t where t.id = ${beside.id}::uuid and ${inList})`;
+  // The neighbour's rank, read once (`n`), where the move needs it twice: for the lower bound and
+  // to tell whether the neighbour is still in the list.
+  const besideRank = sql`(select rank from n)`;
   // The highest rank as ORDER BY … LIMIT 1, not max(): the list's conditions join other tables,
   // and PostgreSQL reads max() off an index only for a query on one table. This way an ordered walk
   // down a rank index that stops at the first match is among the plans it weighs.
@@ -51,11 +53,14 @@ export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, ca
         ? besideRank
         : highest(sql`${inList} and ${others} and t.rank < ${besideRank}`);
   // every rank is a non-empty key, and ranks compare byte by byte (collate "C"): all are above ''.
-  // Materialized: its one value is used twice, and inlined it would be computed twice.
+  // Materialized: each value is used twice, and inlined it would be computed twice.
   const { rows } = await sql<{ lower: string | null; upper: string | null; beside_in_list: boolean }>`
-    with l as materialized (select ${lower} as value)
+    with n as materialized (
+      select ${beside ? sql`(select t.rank from tickets t where t.id = ${beside.id}::uuid and ${inList})` : sql`null::text`} as rank
+    ),
+    l as materialized (select ${lower} as value)
     select l.value as lower, (select min(t.rank) from tickets t where ${others} and t.rank > coalesce(l.value, '')) as upper,
-           ${besideRank ? sql`${besideRank} is not null` : sql`true`} as beside_in_list
+           ${beside ? sql`${besideRank} is not null` : sql`true`} as beside_in_list
     from l
   `.execute(db);
   const [neighbours] = rows;
