@@ -1,8 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { deepFreeze } from '../core/deep-freeze.ts';
 import { ApiError } from '../core/errors.ts';
-import type { CarrierPlan, PendingTokenCheck } from '../core/context.ts';
+import type { PendingTokenCheck } from '../core/context.ts';
 import type { Principal } from '../core/execute.ts';
+import { tokenCheckOf, type TokenCheckValues } from '../core/token-check.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
 import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
 import { compiledTemplate } from '../storage/compiled-template.ts';
@@ -43,15 +44,6 @@ export function bearerToken(authorization: string | undefined): string | null {
 }
 
 /**
- * SQL: the check of the token whose hash is `hash` (no row when there is none): what may change
- * about a token without config_version moving. Its one declaration is migration 0023's function,
- * which a prepared statement inlines and plans with itself; a statement planned on every request
- * calls it through PL/pgSQL instead, which plans it once per connection.
- */
-const tokenCheckOf = (hash: string, clock: string | null, plan: CarrierPlan = 'prepared') =>
-  plan === 'prepared' ? sql`token_check(${hash}, ${clock}::timestamptz)` : sql`token_check_plpgsql(${hash}, ${clock}::timestamptz)`;
-
-/**
  * One prepared round trip: the token, its member, the workspace settings, and the member's grants
  * and security levels (the first things almost every operation asks), for a token the process
  * does not hold at the current config_version.
@@ -62,7 +54,7 @@ const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) =>
       ${sql.join(settingsColumns.filter((c) => c !== 'config_version').map((c) => sql.ref(`s.${c}`)))},
       case when m.is_admin then '[]'::json else ${grantRowsSql(sql.ref('m.id'))} end as grants,
       case when m.is_admin then '[]'::json else ${grantedLevelsSql(sql.ref('m.id'))} end as levels
-    from ${tokenCheckOf(hash, clock)} c
+    from ${tokenCheckOf([hash, clock])} c
     join tokens t on t.id = c.token_id
     join members m on m.id = c.member_id
     cross join workspace_settings s`);
@@ -77,7 +69,7 @@ const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) =>
  * instead of twenty, and no grants' subqueries for PostgreSQL to set up.
  */
 const heldTokenCheck = compiledTemplate(2, (clock: string | null, hash: string) => sql<TokenCheck>`/*prepare*/
-    select * from ${tokenCheckOf(hash, clock)}`);
+    select * from ${tokenCheckOf([hash, clock])}`);
 
 /** A principal as read for one token, and the config_version it was read at. */
 interface HeldEntry {
@@ -185,15 +177,14 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
 
 /**
  * The check of a token whose principal the process holds, made after the read it admitted rather
- * than before: the read's statement carries it as one more column (`column`, then `offer` what it
- * held), or `settle` makes it alone. Nothing is answered before it settles; a refused token gets
+ * than before: the read's statement carries it as one more column (tokenCheckColumn over its `values`,
+ * then `offer` what it held), or `settle` makes it alone. Nothing is answered before it settles; a refused token gets
  * its 401 and a stale principal (config_version moved) has the read made again. The read only reads,
  * so running it for a token that turns out revoked shows nothing and changes nothing.
  */
 export class DeferredTokenCheck implements PendingTokenCheck {
   readonly #db: Kysely<DB>;
-  readonly #hash: string;
-  readonly #clock: string | null;
+  readonly values: TokenCheckValues;
   readonly #known: HeldEntry;
   /** What a read's statement found; undefined while none carried the check. */
   #offered: TokenCheck | null | undefined;
@@ -201,14 +192,8 @@ export class DeferredTokenCheck implements PendingTokenCheck {
 
   constructor(db: Kysely<DB>, hash: string, clock: string | null, known: HeldEntry) {
     this.#db = db;
-    this.#hash = hash;
-    this.#clock = clock;
+    this.values = [hash, clock];
     this.#known = known;
-  }
-
-  // As text: a list repeats it on every row, and only the first row's is parsed.
-  column(plan: CarrierPlan): RawBuilder<unknown> {
-    return sql`(select row_to_json(c)::text from ${tokenCheckOf(this.#hash, this.#clock, plan)} c)`;
   }
 
   offer(value: unknown): void {
@@ -222,9 +207,10 @@ export class DeferredTokenCheck implements PendingTokenCheck {
   }
 
   async #judge(): Promise<Verdict> {
-    const check = this.#offered !== undefined ? (this.#offered ?? undefined) : (await this.#db.executeQuery(heldTokenCheck(this.#db, this.#clock, this.#hash))).rows[0];
-    const verdict = verdictOf(this.#known, check, this.#hash);
-    if (verdict === 'refused') heldFor(this.#db).delete(this.#hash);
+    const [hash, clock] = this.values;
+    const check = this.#offered !== undefined ? (this.#offered ?? undefined) : (await this.#db.executeQuery(heldTokenCheck(this.#db, clock, hash))).rows[0];
+    const verdict = verdictOf(this.#known, check, hash);
+    if (verdict === 'refused') heldFor(this.#db).delete(hash);
     if (verdict === 'current' && check) await noteUse(this.#db, check);
     return verdict;
   }

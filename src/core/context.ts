@@ -1,10 +1,11 @@
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Ability, Access } from '../policy/ability.ts';
 import type { Hooks } from './hooks.ts';
 import type { DB } from '../storage/schema.ts';
 import type { WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
+import type { TokenCheckValues } from './token-check.ts';
 
 export interface Actor {
   memberId: string;
@@ -26,19 +27,13 @@ export type Log = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 export type Door = 'rest' | 'mcp' | 'cli';
 
 /**
- * How the statement that carries a token's check is planned: once per connection (a prepared
- * statement, which plans the check's joins with it), or on every request (which calls the check
- * through a function that keeps its own plan).
- */
-export type CarrierPlan = 'prepared' | 'planned every time';
-
-/**
  * A bearer token's check that the answer waits for (auth/bearer.ts, DeferredTokenCheck): a read
- * may carry it in its own statement, so that one round trip does for both.
+ * may carry it in its own statement (core/token-check.ts, tokenCheckColumn over these values), so
+ * that one round trip does for both.
  */
 export interface PendingTokenCheck {
-  /** The check as one more column of the read's statement. */
-  column(plan: CarrierPlan): RawBuilder<unknown>;
+  /** What the check's column binds. */
+  readonly values: TokenCheckValues;
   /** What that column held, from a row the statement returned. */
   offer(value: unknown): void;
 }

@@ -5,7 +5,8 @@ import type { DB } from './schema.ts';
  * A fixed-shape statement that Kysely builds and compiles once per database handle; each call only
  * binds its values. Building and compiling the bearer lookup took about 27 µs, on every request
  * (issue 15). `build` must use its arguments only as values (`${arg}`), never to choose the
- * statement's shape: each argument must land in exactly one parameter, which is checked.
+ * statement's shape or to compute another value: each argument must land in a parameter, as it
+ * is, which is checked. One may land in several; each call binds every one of them.
  */
 export function compiledTemplate<R, A extends unknown[]>(arity: A['length'], build: (...args: A) => RawBuilder<R>) {
   const slots = Array.from({ length: arity }, (_, i) => `\u0000slot ${i}\u0000`);
@@ -16,7 +17,7 @@ export function compiledTemplate<R, A extends unknown[]>(arity: A['length'], bui
       const query = build(...(slots as A)).compile(db);
       const slotAt = query.parameters.map((value) => slots.indexOf(value as string));
       for (let i = 0; i < arity; i++) {
-        if (slotAt.filter((at) => at === i).length !== 1) throw new Error(`compiledTemplate: argument ${i} is not exactly one parameter`);
+        if (!slotAt.includes(i)) throw new Error(`compiledTemplate: argument ${i} is not a parameter`);
       }
       template = { query, slotAt };
       compiled.set(db, template);

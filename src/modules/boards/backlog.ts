@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { tokenCheckColumn } from '../../core/token-check.ts';
 import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket, requireTicketAction, summariesOf, ticketScope, type SummaryCells, type Ticket } from '../tickets/index.ts';
 import { requireOnBoard } from './card-move.ts';
@@ -38,7 +39,7 @@ export async function getBacklog(ctx: Context, number: number): Promise<Backlog>
   const result = await sql<{ sprints: SummaryCells[][]; backlog: SummaryCells[]; token_check?: unknown }>`
     select json_build_array(${sql.join(sprints.map((sprint) => cardsJson(all([...seen, inSprint(sprint.id)]))))}) as sprints,
            ${cardsJson(all([...seen, backlogList(board, projectIds)]))} as backlog
-           ${tokenCheck ? sql`, ${tokenCheck.column('planned every time')} as token_check` : sql``}
+           ${tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, 'planned every time')} as token_check` : sql``}
   `.execute(ctx.db);
   const row = result.rows[0]!;
   if (tokenCheck) tokenCheck.offer(row.token_check);

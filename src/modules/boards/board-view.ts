@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { tokenCheckColumn } from '../../core/token-check.ts';
 import { normalizeName } from '../../core/names.ts';
 import { summariesOf, summaryCellsJson, ticketScope, visibleTicketSql, type SummaryCells } from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
@@ -82,7 +83,7 @@ export async function getBoard(ctx: Context, number: number, sprintGiven?: strin
            (select count(*) from board where mapped and hidden)::int as hidden_done,
            coalesce((select json_agg(${summaryCellsJson} order by t.rank nulls last, t.id)
                      from shown t), '[]') as cards
-           ${tokenCheck ? sql`, ${tokenCheck.column('prepared')} as token_check` : sql``}
+           ${tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, 'prepared')} as token_check` : sql``}
   `.execute(ctx.db);
   const first = result.rows[0];
   if (first && tokenCheck) tokenCheck.offer(first.token_check);

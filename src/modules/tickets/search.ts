@@ -1,6 +1,7 @@
 import { prefixQuery } from '../../core/search-words.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { tokenCheckColumn } from '../../core/token-check.ts';
 import { StructureKind } from '../../core/structure-cache.ts';
 import { normalizeLabel, normalizeName, resolveName } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
@@ -36,7 +37,7 @@ const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
 /** The projects a search looks in: the one named, or every project the member may see. */
 async function searchedProjects(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<{ named: ProjectRow | null; ids: string[] }> {
-  const visible = scope.projectIds;
+  const visible = scope.projectIds === null ? null : new Set(scope.projectIds);
   const projects = (await projectsByKey(ctx)).filter((p) => visible === null || visible.has(p.id));
   if (input.project === undefined) return { named: null, ids: projects.map((p) => p.id) };
   const named = resolveName(projects, input.project, { pointer: '/project', what: 'project', names: (p) => [p.key] });
@@ -155,7 +156,7 @@ async function pageRows(ctx: Context, page: RawBuilder<unknown>, sort: NonNullab
   const plan = marker === FILTERS_ONLY ? 'prepared' : 'planned every time';
   const result = await sql<PageRow & { token_check?: unknown }>`${marker}
     with page as (${page})
-    select ${summaryCellsJson} as cells, x.total${tokenCheck ? sql`, ${tokenCheck.column(plan)} as token_check` : sql``}
+    select ${summaryCellsJson} as cells, x.total${tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, plan)} as token_check` : sql``}
     from page x
     join tickets t on t.id = x.id
     ${sortJoins(sort)}
