@@ -41,6 +41,15 @@ describe('search: words and their beginnings', () => {
   });
 });
 
+describe('search: a query with neither a word nor a key finds nothing', () => {
+  it('answers an empty page for punctuation alone, and words beside it still count', async () => {
+    const punctuation = await search('query=%21%3F%20-%20%2A');
+    expect(punctuation.status).toBe(200);
+    expect(punctuation.body).toMatchObject({ total: 0, tickets: [] });
+    expect(await summaries('query=%21receipt%3F')).toEqual(['Refund emails']);
+  });
+});
+
 describe('search: words inside HTML-like text are words like any other', () => {
   it('finds `alert` in a comment holding <script>alert(1)</script>, and `bold` in a description with <b>bold</b>', async () => {
     const made = await service.request('POST', '/api/v1/tickets', {
