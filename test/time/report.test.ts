@@ -68,6 +68,25 @@ describe('4.6 report: grouped by up to two of day, week, month, member, project,
     expect(berlin.groups.map((g: { key: { day: string } }) => g.key.day)).toEqual(['2026-11-21']);
   });
 
+  it('puts weeks and months in the zone asked, weeks by ISO week-year, at the turn of a year', async () => {
+    // Wednesday 31 December 2025 is in 2026-W01; Sunday 4 January 23:30 UTC is Monday in Berlin (W02)
+    for (const start of ['2025-12-31T23:30:00Z', '2026-01-04T23:30:00Z']) {
+      expect((await call(t.olga, 'POST', '/activities', { start, duration: '1h' })).status).toBe(201);
+    }
+    const keys = async (zone: string) =>
+      (await report(t.olga, `from=2025-12-31&to=2026-01-05&timezone=${zone}&group_by=week,month`)).body.groups.map(
+        (g: { key: { week: string; month: string }; seconds: number }) => [g.key.week, g.key.month, g.seconds],
+      );
+    expect(await keys('UTC')).toEqual([
+      ['2026-W01', '2025-12', 3600],
+      ['2026-W01', '2026-01', 3600],
+    ]);
+    expect(await keys('Europe/Berlin')).toEqual([
+      ['2026-W01', '2026-01', 3600],
+      ['2026-W02', '2026-01', 3600],
+    ]);
+  });
+
   it('refuses an unknown grouping naming the choices, and three groupings', async () => {
     const unknown = await report(t.dev1, 'group_by=year');
     expect(unknown.status).toBe(422);
