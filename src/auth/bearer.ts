@@ -177,10 +177,11 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
 
 /**
  * The check of a token whose principal the process holds, made after the read it admitted rather
- * than before: the read's statement carries it as one more column (tokenCheckColumn over its `values`,
- * then `offer` what it held), or `settle` makes it alone. Nothing is answered before it settles; a refused token gets
- * its 401 and a stale principal (config_version moved) has the read made again. The read only reads,
- * so running it for a token that turns out revoked shows nothing and changes nothing.
+ * than before: the read's statement carries it as one more column (tokenCheckColumn over its
+ * `values`, then `offer` what it held), or `settle` makes it alone. Nothing is answered before it
+ * settles; a refused token gets its 401 and a stale principal (config_version moved) has the read
+ * made again. The read only reads, so running it for a token that turns out revoked shows nothing
+ * and changes nothing.
  */
 export class DeferredTokenCheck implements PendingTokenCheck {
   readonly #db: Kysely<DB>;

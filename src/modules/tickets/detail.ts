@@ -166,12 +166,12 @@ export async function nameTicketDetail(ctx: StructureReader & { publicUrl: strin
 /**
  * SQL: one ticket by key (normalized) with its children in one round trip (ARCHITECTURE §1):
  * comments the member may read (oldest first), worklogs (newest first), links and subtasks to
- * tickets they may see, each as a JSON array. Visibility is decided in the query: the children are only read when the ticket
- * itself is visible. Timestamps are cast to text, the form every other read returns them in.
- * Names of the workspace's structure are left to nameTicketDetail: joined here, the project, type
- * and status and the lookups of the other names were a fifth of the statement's cost in
- * PostgreSQL, set up on every execution (issue 15).
- * With `check`, the token's check rides along as one more column.
+ * tickets they may see, each as a JSON array, and with `check` the token's check as one more
+ * column. Visibility is decided in the query: the children are only read when the ticket itself
+ * is visible. Timestamps are cast to text, the form every other read returns them in. Names of
+ * the workspace's structure are left to nameTicketDetail: joined here, the project, type and
+ * status and the lookups of the other names were a fifth of the statement's cost in PostgreSQL,
+ * set up on every execution (issue 15).
  */
 function detailSql(key: string, scope: TicketScope, check: TokenCheckValues | null): RawBuilder<DetailStatementRow> {
   const visible = sql`(v.project_visible and v.level_granted)`;
