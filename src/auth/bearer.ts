@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { deepFreeze } from '../core/deep-freeze.ts';
 import { ApiError } from '../core/errors.ts';
 import type { PendingTokenCheck } from '../core/context.ts';
