@@ -228,6 +228,10 @@ type DetailStatementRow = TicketDetailRead & { token_check?: unknown };
 // Nobody's: an administrator's statement tests no visibility, so it names no member, project or level.
 const ADMIN_SCOPE: TicketScope = { memberId: '', isAdmin: true, projectIds: null, levelIds: [] };
 
+function memberScope(memberId: string, projectIds: readonly string[], levelIds: readonly string[]): TicketScope {
+  return { memberId, isAdmin: false, projectIds, levelIds };
+}
+
 /**
  * The detail's statement compiled once per database handle for each shape it takes: a member's
  * scope or an administrator's, with or without the token's check. Building and compiling it
@@ -236,10 +240,10 @@ const ADMIN_SCOPE: TicketScope = { memberId: '', isAdmin: true, projectIds: null
 const detailStatements = {
   member: {
     checked: compiledTemplate(6, (key: string, memberId: string, projectIds: readonly string[], levelIds: readonly string[], hash: string, clock: string | null) =>
-      detailSql(key, { memberId, isAdmin: false, projectIds, levelIds }, [hash, clock]),
+      detailSql(key, memberScope(memberId, projectIds, levelIds), [hash, clock]),
     ),
     unchecked: compiledTemplate(4, (key: string, memberId: string, projectIds: readonly string[], levelIds: readonly string[]) =>
-      detailSql(key, { memberId, isAdmin: false, projectIds, levelIds }, null),
+      detailSql(key, memberScope(memberId, projectIds, levelIds), null),
     ),
   },
   admin: {
