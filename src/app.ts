@@ -19,6 +19,7 @@ import { healthRoutes } from './surfaces/ops/health.ts';
 import { instrument } from './surfaces/ops/metrics.ts';
 import { RateLimiter } from './surfaces/rate-limit.ts';
 import { answerClientError, answerFrameworkError } from './surfaces/rest/error-handler.ts';
+import type { SerializerMode } from './core/serialization.ts';
 import { restApi } from './surfaces/rest/rest-api.ts';
 import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { authorizationPages } from './web/oauth-pages.ts';
@@ -33,6 +34,8 @@ export interface AppOptions {
   rateLimit?: number;
   /** Where the JSON log lines go (standard output when left out); tests read them from here. */
   logStream?: DestinationStream;
+  /** `checked` holds every answer written as built against its schema's serializer; the tests set it. */
+  serializers?: SerializerMode;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -82,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => new Date()),
   };
   const limiter = new RateLimiter(options.rateLimit);
+  const serializers = options.serializers ?? 'fast';
 
   // on the root instance, so its onResponse hook sees every request
   instrument(app, { database, token: config.metricsToken ?? null });
@@ -95,9 +99,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry,
     runtime,
     limiter,
+    serializers,
   });
   // The same limiter instance: one budget per token across REST and MCP.
-  await app.register(mcpEndpoint, { registry, runtime, limiter });
+  await app.register(mcpEndpoint, { registry, runtime, limiter, serializers });
   await app.register(mcpProtectedResource, { runtime });
   const pageDeps = { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now };
   await app.register(oauthServer, { db: database.db, publicUrl: config.publicUrl, now: runtime.now, pages: authorizationPages(pageDeps) });

@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Access } from '../policy/ability.ts';
 import type { Context } from './context.ts';
 import type { ErrorCode } from './errors.ts';
+import { writeAnswersAsBuilt } from './serialization.ts';
 import type { SwitchableModule } from './settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,6 +39,12 @@ export interface OperationDefinition<P extends TObject, Q extends TObject, B ext
   /** A path parameter's name as a tool argument, where the spec's tool table names it otherwise. */
   toolArgs?: Partial<Record<keyof Static<P> & string, string>>;
   response: R;
+  /**
+   * The handler's presenter builds every object of the answer with exactly the schema's fields,
+   * so the answer is written by JSON.stringify (core/serialization.ts); the tests hold each such
+   * answer against the schema's serializer. For the large answers only: a board, a backlog, a page.
+   */
+  answerAsBuilt?: boolean;
   status?: 200 | 201;
   /** Error codes beyond the ones every operation may answer, for the OpenAPI document. */
   errors?: ErrorCode[];
@@ -74,6 +81,7 @@ export function defineOperation<
   R extends TSchema = TSchema,
 >(definition: OperationDefinition<P, Q, B, R>): Operation {
   const hasBody = definition.method !== 'GET';
+  if (definition.answerAsBuilt) writeAnswersAsBuilt(definition.response);
   return {
     name: definition.name,
     tool: definition.tool,

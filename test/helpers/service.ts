@@ -84,6 +84,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
     logStream: options.logStream,
     rateLimit: options.rateLimit,
     now: options.now,
+    serializers: 'checked',
   });
   let url = publicUrl;
   if (options.listen) url = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -54,6 +54,7 @@ export const getBoardOperation = defineOperation({
   query: BoardQuery,
   toolArgs: boardArg,
   response: BoardDetail,
+  answerAsBuilt: true,
   errors: ['not_found', 'no_such_sprint'],
   handler: (ctx, input) => getBoard(ctx, input.number, input.sprint),
 });
@@ -89,6 +90,7 @@ export const getBacklogOperation = defineOperation({
   params: BoardParams,
   toolArgs: boardArg,
   response: Backlog,
+  answerAsBuilt: true,
   errors: ['not_found'],
   handler: (ctx, input) => getBacklog(ctx, input.number),
 });

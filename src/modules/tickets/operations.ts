@@ -39,6 +39,7 @@ export const searchTicketsOperation = defineOperation({
     'Finds tickets you can see. `query` matches words and word beginnings in keys, summaries, labels, descriptions, custom fields and comments (a key finds its ticket), ranked, at most 250 candidates; without it the latest updated come first. Page with `limit` and `offset` until `total`. get_ticket gives a ticket\'s detail.',
   query: SearchQuery,
   response: TicketSearchResult,
+  answerAsBuilt: true,
   errors: ['not_found'],
   handler: (ctx, input) => searchTickets(ctx, input),
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
-import { serializerFor } from '../../core/serialization.ts';
+import { serializerFor, type SerializerMode } from '../../core/serialization.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
 import type { DeferredTokenCheck } from '../../auth/bearer.ts';
@@ -16,6 +16,7 @@ import { buildToolset, type Toolset } from './tools.ts';
 
 export interface McpDeps extends AdmissionDeps {
   registry: Registry;
+  serializers: SerializerMode;
 }
 
 declare module 'fastify' {
@@ -167,7 +168,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
         runtime: deps.runtime,
         toolset,
         call: { door: 'mcp', requestId: request.id, log: request.log, ...(tokenCheck ? { tokenCheck } : {}) },
-        serialize: (data, schema) => serializerFor(schema)(data),
+        serialize: (data, schema) => serializerFor(schema, deps.serializers)(data),
       });
       const exchange = exchangeAs(principal);
 

@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { runOperation, type Principal } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
-import { serializerFor } from '../../core/serialization.ts';
+import { serializerFor, type SerializerMode } from '../../core/serialization.ts';
 import { compileValidator } from '../../core/validation.ts';
 import type { DeferredTokenCheck } from '../../auth/bearer.ts';
 import { admitOperation, admitRequest, runChecked, settleAdmission, type AdmissionDeps } from '../admission.ts';
@@ -25,6 +25,7 @@ declare module 'fastify' {
 
 export interface RestDeps extends AdmissionDeps {
   registry: Registry;
+  serializers: SerializerMode;
 }
 
 /** Names the operation does not take: query parameters as `?name`, top-level body fields as JSON pointers (`/name`). */
@@ -66,7 +67,7 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   // validators the MCP tools use.
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart === 'body' ? 'strict' : 'coerce'));
   // Answers: the serializers the MCP tools use too, each compiled at its first answer.
-  app.setSerializerCompiler(({ schema }) => serializerFor(schema));
+  app.setSerializerCompiler(({ schema }) => serializerFor(schema, deps.serializers));
 
   const patterns = deps.registry.operations.map((op) => ({ method: op.method, pattern: pathPattern(op.path) }));
   // Served beside the operations by surfaces/openapi, so a wrong method there is a 405 too.
