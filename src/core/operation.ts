@@ -2,7 +2,6 @@ import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Access } from '../policy/ability.ts';
 import type { Context } from './context.ts';
 import type { ErrorCode } from './errors.ts';
-import { writeAnswersAsBuilt } from './serialization.ts';
 import type { SwitchableModule } from './settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -69,6 +68,8 @@ export interface Operation {
   body: TObject | null;
   toolArgs: Record<string, string>;
   response: TSchema;
+  /** Its answers are written by JSON.stringify as built (core/serialization.ts); the schema's serializer otherwise. */
+  answerAsBuilt: boolean;
   status: 200 | 201;
   errors: ErrorCode[];
   handler: (ctx: Context, input: Record<string, unknown>) => Promise<unknown>;
@@ -81,7 +82,6 @@ export function defineOperation<
   R extends TSchema = TSchema,
 >(definition: OperationDefinition<P, Q, B, R>): Operation {
   const hasBody = definition.method !== 'GET';
-  if (definition.answerAsBuilt) writeAnswersAsBuilt(definition.response);
   return {
     name: definition.name,
     tool: definition.tool,
@@ -99,6 +99,7 @@ export function defineOperation<
     body: hasBody ? (definition.body ?? NoInput) : null,
     toolArgs: (definition.toolArgs ?? {}) as Record<string, string>,
     response: definition.response,
+    answerAsBuilt: definition.answerAsBuilt ?? false,
     status: definition.status ?? 200,
     errors: definition.errors ?? [],
     handler: definition.handler as Operation['handler'],

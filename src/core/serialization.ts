@@ -7,20 +7,9 @@ export type Serializer = (data: unknown) => string;
 /** How answers are written: `checked` also holds each answer written as built against its schema's serializer (the tests). */
 export type SerializerMode = 'fast' | 'checked';
 
-const compiled: Record<SerializerMode, WeakMap<object, Serializer>> = { fast: new WeakMap(), checked: new WeakMap() };
-
-const builtAnswers = new WeakSet<object>();
-
-/**
- * Answers of `schema` are written by JSON.stringify: their operation's presenter builds each
- * object with exactly the schema's fields (defineOperation's `answerAsBuilt`). The schema's
- * serializer writes a 500-card board as some 30,000 joined strings, about 0.8 MB of garbage
- * against JSON.stringify's one 127 KB string, and the scavenges that garbage brings were about a
- * fifth of the board's CPU (issue 15).
- */
-export function writeAnswersAsBuilt(schema: object): void {
-  builtAnswers.add(schema);
-}
+/** Each schema's own serializer; in `checked` mode an answer written as built is also written by it. */
+const bySchema = new WeakMap<object, Serializer>();
+const asBuilt: Record<SerializerMode, WeakMap<object, Serializer>> = { fast: new WeakMap(), checked: new WeakMap() };
 
 /** The schema's own serializer, compiled at its first answer. */
 function schemaSerializer(schema: object): Serializer {
@@ -28,13 +17,19 @@ function schemaSerializer(schema: object): Serializer {
   return (data) => (built ??= fastJsonStringify(withNullableTypeLists(schema) as fastJsonStringify.AnySchema))(data) as string;
 }
 
-/** JSON.stringify, and in `checked` mode a refusal of any answer the schema's serializer would write otherwise. */
+/**
+ * JSON.stringify, for an operation whose presenter builds each object with exactly the schema's
+ * fields (defineOperation's `answerAsBuilt`); in `checked` mode it refuses any answer the
+ * schema's serializer would write otherwise. The schema's serializer writes a 500-card board as
+ * some 30,000 joined strings, about 0.8 MB of garbage against JSON.stringify's one 127 KB string,
+ * and the scavenges that garbage brings were about a fifth of the board's CPU (issue 15).
+ */
 function builtSerializer(schema: object, mode: SerializerMode): Serializer {
   if (mode === 'fast') return (data) => JSON.stringify(data);
-  const bySchema = schemaSerializer(schema);
+  const declared = serializerFor(schema);
   return (data) => {
     const text = JSON.stringify(data);
-    if (!isDeepStrictEqual(JSON.parse(text), JSON.parse(bySchema(data)))) {
+    if (!isDeepStrictEqual(JSON.parse(text), JSON.parse(declared(data)))) {
       throw new Error('an answer written as built differs from what its schema declares');
     }
     return text;
@@ -42,16 +37,18 @@ function builtSerializer(schema: object, mode: SerializerMode): Serializer {
 }
 
 /**
- * One serializer per response schema, shared by the REST routes and the MCP tools so both doors
- * write byte-for-byte the same data. It is compiled at its first answer, not at start-up: most
- * processes answer a few of the operations, and every compiled schema holds generated code
- * (about 20 MiB for all of them, issue 15).
+ * The serializer of an answer of `schema`, shared by the REST routes and the MCP tools so both
+ * doors write byte-for-byte the same data. It is compiled at its first answer, not at start-up:
+ * most processes answer a few of the operations, and every compiled schema holds generated code
+ * (about 20 MiB for all of them, issue 15). `writtenAsBuilt` is the operation's, not the
+ * schema's: another operation answering the same schema keeps the schema's serializer.
  */
-export function serializerFor(schema: object, mode: SerializerMode = 'fast'): Serializer {
-  let serialize = compiled[mode].get(schema);
+export function serializerFor(schema: object, mode: SerializerMode = 'fast', writtenAsBuilt = false): Serializer {
+  const cache = writtenAsBuilt ? asBuilt[mode] : bySchema;
+  let serialize = cache.get(schema);
   if (!serialize) {
-    serialize = builtAnswers.has(schema) ? builtSerializer(schema, mode) : schemaSerializer(schema);
-    compiled[mode].set(schema, serialize);
+    serialize = writtenAsBuilt ? builtSerializer(schema, mode) : schemaSerializer(schema);
+    cache.set(schema, serialize);
   }
   return serialize;
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineOperation } from '../../src/core/operation.ts';
 import { createRegistry } from '../../src/core/registry.ts';
-import { serializerFor, writeAnswersAsBuilt } from '../../src/core/serialization.ts';
+import { serializerFor } from '../../src/core/serialization.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { callTool } from '../mcp/mcp-client.ts';
 
@@ -28,6 +28,20 @@ const builtOperation = defineOperation({
   handler: async () => ({ second: 2, first: 1 }),
 });
 
+/** The same schema and the same answer, without the mark: the mark is the operation's, not the schema's. */
+const schemaOperation = defineOperation({
+  name: 'probe_schema',
+  tool: 'probe_schema',
+  method: 'GET',
+  path: '/probe/schema',
+  module: 'core',
+  access: 'read',
+  summary: 'test: the same answer written by its schema',
+  description: 'test: answers like probe_built without answerAsBuilt',
+  response: Pair,
+  handler: async () => ({ second: 2, first: 1 }),
+});
+
 /** An answer with a field its schema does not declare: what the check is there to catch. */
 const leakingOperation = defineOperation({
   name: 'probe_leaking',
@@ -47,7 +61,7 @@ let service: TestService;
 let token: string;
 
 beforeAll(async () => {
-  service = await startTestService({ registry: createRegistry([builtOperation, leakingOperation]) });
+  service = await startTestService({ registry: createRegistry([builtOperation, schemaOperation, leakingOperation]) });
   token = await service.token('lee@example.com');
 });
 afterAll(() => service.close());
@@ -64,6 +78,22 @@ describe('an answer written as built is written by JSON.stringify on both doors'
     expect(result.isError).toBe(false);
     expect(result.content[0]?.text).toBe('{"second":2,"first":1}');
     expect(result.structuredContent).toEqual({ first: 1, second: 2 });
+  });
+});
+
+describe('an operation answering the same schema without the mark keeps the schema\'s serializer', () => {
+  it('REST writes it in the schema\'s order, after the marked operation has answered', async () => {
+    expect((await service.request('GET', '/api/v1/probe/built', { token })).text).toBe('{"second":2,"first":1}');
+    const reply = await service.request('GET', '/api/v1/probe/schema', { token });
+    expect(reply.status).toBe(200);
+    expect(reply.text).toBe('{"first":1,"second":2}');
+  });
+
+  it('MCP does the same', async () => {
+    expect((await callTool(service, token, 'probe_built', {})).content[0]?.text).toBe('{"second":2,"first":1}');
+    const result = await callTool(service, token, 'probe_schema', {});
+    expect(result.isError).toBe(false);
+    expect(result.content[0]?.text).toBe('{"first":1,"second":2}');
   });
 });
 
@@ -84,23 +114,22 @@ describe('in the tests, an answer written as built must be what its schema decla
 
 describe('the serializer of an answer written as built', () => {
   const Shown = Type.Object({ id: Type.String(), name: Type.String() });
-  writeAnswersAsBuilt(Shown);
-  const Plain = Type.Object({ id: Type.String(), name: Type.String() });
 
   it('is JSON.stringify outside the tests: the presenter is trusted with the fields', () => {
     const value = { name: 'Lee', id: 'm1' };
-    expect(serializerFor(Shown)(value)).toBe(JSON.stringify(value));
+    expect(serializerFor(Shown, 'fast', true)(value)).toBe(JSON.stringify(value));
   });
 
   it('refuses in checked mode what the schema would write otherwise: a field too many, one missing, another type', () => {
-    const serialize = serializerFor(Shown, 'checked');
+    const serialize = serializerFor(Shown, 'checked', true);
     expect(serialize({ id: 'm1', name: 'Lee' })).toBe('{"id":"m1","name":"Lee"}');
     expect(() => serialize({ id: 'm1', name: 'Lee', email: 'lee@example.com' })).toThrow(/differs from what its schema declares/);
     expect(() => serialize({ id: 'm1' })).toThrow();
     expect(() => serialize({ id: 'm1', name: 7 })).toThrow(/differs from what its schema declares/);
   });
 
-  it('leaves every other schema to its own serializer, which drops what it does not declare', () => {
-    expect(serializerFor(Plain)({ name: 'Lee', id: 'm1', email: 'lee@example.com' })).toBe('{"id":"m1","name":"Lee"}');
+  it('is the schema\'s own serializer where the operation does not ask for it, which drops what it does not declare', () => {
+    expect(serializerFor(Shown, 'fast', true)({ name: 'Lee', id: 'm1', email: 'lee@example.com' })).toContain('email');
+    expect(serializerFor(Shown)({ name: 'Lee', id: 'm1', email: 'lee@example.com' })).toBe('{"id":"m1","name":"Lee"}');
   });
 });

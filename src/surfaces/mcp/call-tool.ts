@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, internalErrorMessage } from '../../core/errors.ts';
 import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
+import type { Operation } from '../../core/operation.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
 import { logErrorCode } from '../request-log.ts';
@@ -11,8 +12,8 @@ import type { InputPart, ToolEntry } from './tools.ts';
 export interface ToolCallDeps {
   runtime: Runtime;
   call: Call;
-  /** The REST response serializer for a schema, so both doors return byte-for-byte the same data. */
-  serialize(data: unknown, schema: object): string;
+  /** The REST response serializer of an operation's answer, so both doors return byte-for-byte the same data. */
+  serialize(data: unknown, op: Operation): string;
 }
 
 type Parts = Record<InputPart, Record<string, unknown>>;
@@ -81,7 +82,7 @@ export async function callTool(
     validate(entry, parts);
     const input = { ...parts.body, ...parts.query, ...parts.params };
     const data = await runOperation(deps.runtime, entry.op, principal, input, deps.call);
-    const text = deps.serialize(data, entry.op.response);
+    const text = deps.serialize(data, entry.op);
     const result: CallToolResult = { content: [{ type: 'text', text }], isError: false };
     // The same text again, written into the answer as is by encodeMessage (json-text.ts).
     if (entry.structured && structuredOutput) result.structuredContent = new JsonText(text) as unknown as Record<string, unknown>;

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { internalErrorMessage } from '../../core/errors.ts';
 import type { Call, Principal, Runtime } from '../../core/execute.ts';
+import type { Operation } from '../../core/operation.ts';
 import { callTool } from './call-tool.ts';
 import { buildInstructions } from './instructions.ts';
 import { ErrorCode, featuresOf, negotiateVersion, rpcError, type ProtocolVersion } from './protocol.ts';
@@ -27,7 +28,7 @@ export interface Exchange {
   runtime: Runtime;
   toolset: Toolset;
   call: Call;
-  serialize(data: unknown, schema: object): string;
+  serialize(data: unknown, op: Operation): string;
 }
 
 export type Answer = JSONRPCResultResponse | JSONRPCErrorResponse;

@@ -168,7 +168,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
         runtime: deps.runtime,
         toolset,
         call: { door: 'mcp', requestId: request.id, log: request.log, ...(tokenCheck ? { tokenCheck } : {}) },
-        serialize: (data, schema) => serializerFor(schema, deps.serializers)(data),
+        serialize: (data, op) => serializerFor(op.response, deps.serializers, op.answerAsBuilt)(data),
       });
       const exchange = exchangeAs(principal);
 

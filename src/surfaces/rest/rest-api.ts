@@ -66,8 +66,6 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
   // Bodies are validated strictly, path and query strings with coercion: the same compiled
   // validators the MCP tools use.
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart === 'body' ? 'strict' : 'coerce'));
-  // Answers: the serializers the MCP tools use too, each compiled at its first answer.
-  app.setSerializerCompiler(({ schema }) => serializerFor(schema, deps.serializers));
 
   const patterns = deps.registry.operations.map((op) => ({ method: op.method, pattern: pathPattern(op.path) }));
   // Served beside the operations by surfaces/openapi, so a wrong method there is a 405 too.
@@ -131,6 +129,8 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
         ...(op.body ? { body: op.body } : {}),
         response: { [op.status]: op.response },
       },
+      // The serializer the MCP tool uses too, compiled at its first answer.
+      serializerCompiler: ({ schema }) => serializerFor(schema, deps.serializers, op.answerAsBuilt),
       handler: async (request, reply) => {
         const principal = request.principal;
         if (!principal) throw new ApiError('invalid_token', 'A valid bearer token is required');
