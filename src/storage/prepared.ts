@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { withArrayTexts } from './array-parameters.ts';
 
 /**
  * Named (prepared) statements for the hot queries that ask for them. A query whose text holds
@@ -33,16 +34,15 @@ export interface QueryCounter {
   count: number;
 }
 
-/** The client with its `query` naming marked statements; everything else passes through unchanged. */
+/** The client with its `query` naming marked statements and writing frozen lists once (array-parameters.ts). */
 function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const wrapped = ((...args: unknown[]) => {
     counter.count += 1;
-    const [text, values] = args;
-    if (typeof text === 'string' && text.includes(PREPARE) && (values === undefined || Array.isArray(values))) {
-      return query({ name: named(text), text, values });
-    }
-    return query(...args);
+    const [text, given] = args;
+    if (typeof text !== 'string' || !(given === undefined || Array.isArray(given))) return query(...args);
+    const values = given === undefined ? given : withArrayTexts(given);
+    return text.includes(PREPARE) ? query({ name: named(text), text, values }) : query(text, values, ...args.slice(2));
   }) as pg.PoolClient['query'];
   return Object.assign(Object.create(client) as pg.PoolClient, { query: wrapped });
 }
