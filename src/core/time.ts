@@ -6,6 +6,7 @@ export function toTimestamp(value: string): string;
 export function toTimestamp(value: string | null): string | null;
 export function toTimestamp(value: string | null): string | null {
   if (value === null) return null;
+  if (isFullUtcText(value)) return `${value.slice(0, 10)}T${value.slice(11, 26)}Z`;
   const match = /^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(value);
   if (!match) throw new Error(`unexpected timestamp text: ${value}`);
   const [, date, time, fraction = '', zone = 'Z'] = match;
@@ -29,4 +30,22 @@ export function isTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where PostgreSQL's text of a UTC timestamptz with six fraction digits has other than a digit. */
+const SEPARATORS: Readonly<Record<number, number>> = { 4: 0x2d, 7: 0x2d, 10: 0x20, 13: 0x3a, 16: 0x3a, 19: 0x2e };
+
+/**
+ * "2026-01-02 03:04:05.123456+00", the text most timestamps arrive as: checked a character at a
+ * time, it is rewritten without the regular expression's match and parts (a 500-card board read
+ * 500 of them per request, about a tenth of the bytes it allocated; issue 15).
+ */
+function isFullUtcText(value: string): boolean {
+  if (value.length !== 29 || !value.endsWith('+00')) return false;
+  for (let i = 0; i < 26; i++) {
+    const code = value.charCodeAt(i);
+    const separator = SEPARATORS[i];
+    if (separator === undefined ? code < 0x30 || code > 0x39 : code !== separator) return false;
+  }
+  return true;
 }

@@ -25,6 +25,18 @@ describe('timestamps: ISO 8601 in UTC with microseconds (spec 2.1)', () => {
     expect(() => toTimestamp('yesterday')).toThrow();
   });
 
+  it('refuses text of a full timestamp\'s length with a letter or a wrong separator in it', () => {
+    expect(() => toTimestamp('2026-01-02 03:04:05.12345x+00')).toThrow();
+    expect(() => toTimestamp('2026-01-02 03:04:05,123456+00')).toThrow();
+    expect(() => toTimestamp('2026/01/02 03:04:05.123456+00')).toThrow();
+  });
+
+  it('reads a full timestamp the same with a space or a T, and one before the year 1000 as well', () => {
+    expect(toTimestamp('2026-11-28 23:59:59.999999+00')).toBe('2026-11-28T23:59:59.999999Z');
+    expect(toTimestamp('2026-11-28T23:59:59.999999+00')).toBe('2026-11-28T23:59:59.999999Z');
+    expect(toTimestamp('0999-01-01 00:00:00.000001+00')).toBe('0999-01-01T00:00:00.000001Z');
+  });
+
   it('writes a Date with six fraction digits', () => {
     expect(dateToTimestamp(new Date(Date.UTC(2026, 10, 22, 5, 30, 0, 7)))).toBe('2026-11-22T05:30:00.007000Z');
   });
