@@ -39,10 +39,10 @@ function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient 
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const wrapped = ((...args: unknown[]) => {
     counter.count += 1;
-    const [text, given] = args;
-    if (typeof text !== 'string' || !(given === undefined || Array.isArray(given))) return query(...args);
-    const values = given === undefined ? given : withArrayTexts(given);
-    return text.includes(PREPARE) ? query({ name: named(text), text, values }) : query(text, values, ...args.slice(2));
+    const [text, values] = args;
+    if (typeof text !== 'string' || !(values === undefined || Array.isArray(values))) return query(...args);
+    if (values) args[1] = withArrayTexts(values);
+    return text.includes(PREPARE) ? query({ name: named(text), text, values: args[1] }) : query(...args);
   }) as pg.PoolClient['query'];
   return Object.assign(Object.create(client) as pg.PoolClient, { query: wrapped });
 }
