@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { withArrayTexts } from './array-parameters.ts';
+import { DescribedQuery } from './described-query.ts';
 
 /**
  * Named (prepared) statements for the hot queries that ask for them. A query whose text holds
@@ -34,6 +35,13 @@ export interface QueryCounter {
   count: number;
 }
 
+/** A marked statement run under its name, described only on its connection's first run (described-query.ts). */
+function runNamed(query: (submittable: DescribedQuery) => unknown, text: string, values: unknown): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    query(new DescribedQuery(named(text), text, values as unknown[] | undefined, (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult))));
+  });
+}
+
 /** The client with its `query` naming marked statements and writing frozen lists once (array-parameters.ts). */
 function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -42,7 +50,7 @@ function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient 
     const [text, values] = args;
     if (typeof text !== 'string' || !(values === undefined || Array.isArray(values))) return query(...args);
     if (values) args[1] = withArrayTexts(values);
-    return text.includes(PREPARE) ? query({ name: named(text), text, values: args[1] }) : query(...args);
+    return text.includes(PREPARE) ? runNamed(query, text, args[1]) : query(...args);
   }) as pg.PoolClient['query'];
   return Object.assign(Object.create(client) as pg.PoolClient, { query: wrapped });
 }
