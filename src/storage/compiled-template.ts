@@ -28,8 +28,8 @@ export function compiledTemplate<R, A extends unknown[]>(arity: A['length'], bui
   };
 }
 
-const PLACEHOLDER = /\$(\d+)(?!\d)/g;
-const CAST = /^::\w+(\[\])?/;
+// a placeholder and the cast that follows it, if any
+const PLACEHOLDER = /\$(\d+)(?!\d)(::\w+(?:\[\])?)?/g;
 
 /**
  * The template with each argument that lands in several places under one cast (`$3::uuid[]`
@@ -43,7 +43,7 @@ const CAST = /^::\w+(\[\])?/;
 function mergedPlaces<R>(query: CompiledQuery<R>, slotAt: number[]): { query: CompiledQuery<R>; slotAt: number[] } {
   const places = [...query.sql.matchAll(PLACEHOLDER)];
   if (places.length !== slotAt.length || places.some((place, i) => Number(place[1]) !== i + 1)) return { query, slotAt };
-  const casts = places.map((place) => CAST.exec(query.sql.slice(place.index + place[0].length))?.[0] ?? null);
+  const casts = places.map((place) => place[2] ?? null);
   const firstOf = slotAt.map((slot, i) => {
     if (slot < 0 || casts[i] === null) return i;
     const same = slotAt.flatMap((other, j) => (other === slot ? [j] : []));
@@ -52,7 +52,7 @@ function mergedPlaces<R>(query: CompiledQuery<R>, slotAt: number[]): { query: Co
   const kept = firstOf.flatMap((first, i) => (first === i ? [i] : []));
   if (kept.length === slotAt.length) return { query, slotAt };
   const number = new Map(kept.map((i, n) => [i, n + 1]));
-  const text = query.sql.replace(PLACEHOLDER, (_, place: string) => `$${number.get(firstOf[Number(place) - 1]!)!}`);
+  const text = query.sql.replace(PLACEHOLDER, (_, place: string, cast?: string) => `$${number.get(firstOf[Number(place) - 1]!)!}${cast ?? ''}`);
   return {
     query: { ...query, sql: text, parameters: kept.map((i) => query.parameters[i]) },
     slotAt: kept.map((i) => slotAt[i]!),
