@@ -25,25 +25,6 @@ const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 
 const parseMarkdown = (markdown: string): MdNode => fromMarkdown(markdown, GFM) as MdNode;
 
-const MENTION = /(^|[^\w@.])@([A-Za-z0-9._-]*[A-Za-z0-9_])/g;
-
-/** Usernames mentioned as `@username` in Markdown text, outside code (lowercased, unique). */
-export function mentionedUsernames(markdown: string): string[] {
-  // a mention needs an `@`, written or as a character reference (`&#64;`): without either, no parse
-  if (!/[@&]/.test(markdown)) return [];
-  const tree = parseMarkdown(markdown);
-  const found = new Set<string>();
-  const visit = (node: MdNode) => {
-    if (node.type === 'code' || node.type === 'inlineCode' || node.type === 'link') return;
-    if (node.type === 'text' && node.value) {
-      for (const match of node.value.matchAll(MENTION)) found.add((match[2] ?? '').toLowerCase());
-    }
-    node.children?.forEach(visit);
-  };
-  visit(tree);
-  return [...found];
-}
-
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** The words of a stored text whatever its format (a page's `text`, spec 2.7): no markup, one space between blocks. */

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { mentionedUsernames } from '../../src/core/rich-text.ts';
 import { wikiToMarkdown } from '../../src/core/wiki-markup.ts';
 
 describe('imported wiki text: converted to the Markdown an edit starts from', () => {
@@ -28,11 +27,5 @@ describe('imported wiki text: converted to the Markdown an edit starts from', ()
 
   it('turns a table into a GFM table', () => {
     expect(wikiToMarkdown('||A||B||\n|1|2|')).toContain('|A|B|\n| --- | --- |\n|1|2|');
-  });
-});
-
-describe('mentions: @username outside code', () => {
-  it('finds mentions in text and not in code spans, code blocks or email addresses', () => {
-    expect(mentionedUsernames('Hi @Ada and @lee.lead, not `@vic` nor me@example.com\n\n```\n@olga\n```')).toEqual(['ada', 'lee.lead']);
   });
 });

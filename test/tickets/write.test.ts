@@ -370,6 +370,16 @@ describe('comments: timed now, internal notes, @mentions notify', () => {
     expect(sent.map((n) => [n.username, n.kind])).toEqual([['dev2', 'mentioned']]);
   });
 
+  it.each([
+    ['two names, cased as they like', 'Ping @DEV1 and @dev2'],
+    ['nine names, most of them no one', 'Ping @dev1 @n1 @n2 @n3 @n4 @n5 @n6 @n7 and @Dev2'],
+  ])('notifies each member mentioned among %s, and not the member who wrote it', async (_, text) => {
+    const ticket = (await create('lee', { summary: 'Many mentions' })).body;
+    await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body: `${text}, @lee` });
+    const sent = await notifications(ticket.key);
+    expect(sent.map((n) => [n.username, n.kind]).sort()).toEqual([['dev1', 'mentioned'], ['dev2', 'mentioned']]);
+  });
+
   it('notifies a member mentioned through a character reference (`&#64;dev2`), as Markdown reads it', async () => {
     const ticket = (await create('lee', { summary: 'Referenced mention' })).body;
     await call('lee', 'POST', `/tickets/${ticket.key}/comments`, { body: 'Ping &#64;dev2' });

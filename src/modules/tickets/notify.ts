@@ -1,7 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { notificationsInsert } from '../../core/notifications.ts';
-import { mentionedUsernames } from '../../core/rich-text.ts';
+import { mentionedUsernames } from '../../core/mentions.ts';
+
+/** Mentions in one text up to which each name is a parameter of its own. */
+const MENTIONS_LISTED = 8;
 
 export interface Announcement {
   /** `key`: the ticket's key, or an expression of the statement that numbers a new ticket (its key is known there only). */
@@ -32,8 +35,12 @@ export function announcementInserts(ctx: Context, announcement: Announcement): R
   const about = { entityType: 'ticket', entityId: announcement.ticket.id };
   const payloadOf = (extra: Record<string, unknown>) =>
     typeof key === 'string' ? { key, ...extra } : sql`jsonb_build_object('key', ${key}) || ${JSON.stringify(extra)}::jsonb`;
+  // A list the planner can count, so each name is one probe of members_username_key in the generic
+  // plan too: given an array parameter, that plan read every member and lowercased each name, twice
+  // a statement (issue 15). Past a few names, one array: a statement shape for every count would not pay.
+  const names = usernames.length <= MENTIONS_LISTED ? sql`array[${sql.join(usernames.map((name) => sql`${name}::text`))}]` : sql`${usernames}::text[]`;
   // the member made the change (through any of their agents): they are told nothing about it
-  const mentioned = sql`select id from members where active and lower(username) = any(${usernames}::text[]) and id <> ${ctx.actor.memberId}::uuid`;
+  const mentioned = sql`select id from members where active and lower(username) = any(${names}) and id <> ${ctx.actor.memberId}::uuid`;
   const watching = announcement.watchers
     ? sql`select unnest(${[...announcement.watchers]}::uuid[]) as member_id`
     : sql`select member_id from ticket_watchers where ticket_id = ${announcement.ticket.id}::uuid`;
