@@ -56,7 +56,8 @@ export async function createTicketRow(
   const announcements = announcementInserts(ctx, { ticket: { id, key }, watchers, ...record.announcement });
   const writes = [history, ...announcements, ...(links.extra ? [links.extra] : [])];
   const fields = JSON.stringify(links.fields);
-  // prepared: a few fixed shapes (mentions or not, another module's write or not), each one row
+  // prepared: a few fixed shapes (no mention, one to eight names, or more; another module's write
+  // or not), each one row
   const result = await sql<TicketRow>`${sql.raw(PREPARE)}
     with n as (
       update projects set next_ticket_number = next_ticket_number + 1 where id = ${project.id}::uuid
