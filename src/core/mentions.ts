@@ -1,8 +1,7 @@
 import { parse, postprocess, preprocess } from 'micromark';
-import { gfm } from 'micromark-extension-gfm';
 import { decodeString } from 'micromark-util-decode-string';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
 import type { Paragraph, Root } from 'mdast';
+import { GFM } from './rich-text.ts';
 
 /** `@username` where the character before, if any, is no word character, `@` or `.` (not an email address). */
 const MENTION = /(^|[^\w@.])@([A-Za-z0-9._-]*[A-Za-z0-9_])/g;
@@ -26,14 +25,14 @@ const NOT_TEXT = new Set([
 ]);
 
 /** GFM's tree transforms: the one that turns URLs and email addresses in text into links. */
-const TRANSFORMS = gfmFromMarkdown().flatMap((extension) => extension.transforms ?? []);
+const TRANSFORMS = GFM.mdastExtensions.flat().flatMap((extension) => extension.transforms ?? []);
 
 /**
  * One parser for every document: building it is most of a short text's parse. Parsing is
  * synchronous, so no two documents share it at once; what a document leaves on it (definitions,
  * lazy lines, footnote labels — any property added while parsing) is cleared before the next.
  */
-const parser = parse({ extensions: [gfm()] });
+const parser = parse({ extensions: GFM.extensions });
 const parserKeys = new Set(Object.keys(parser));
 
 function events(markdown: string): ReturnType<typeof postprocess> {

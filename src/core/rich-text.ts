@@ -18,10 +18,11 @@ interface MdNode {
 }
 
 /**
- * GitHub-flavoured Markdown's extensions, built once: they hold no state of a document, and
- * building them took a quarter of each parse (issue 15: 210 → 155 µs for a one-line comment).
+ * The service's Markdown, GitHub-flavoured: micromark's syntax and mdast's tree extensions, built
+ * once (they hold no state of a document, and building them took a quarter of each parse, issue
+ * 15). Mentions (core/mentions.ts) read the same dialect.
  */
-const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+export const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 
 const parseMarkdown = (markdown: string): MdNode => fromMarkdown(markdown, GFM) as MdNode;
 
