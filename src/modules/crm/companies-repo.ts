@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { pageTotal } from '../../storage/page-total.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { CompanySize, CompanyStage } from './tables.ts';
 
@@ -36,10 +37,13 @@ export async function companyPage(db: Kysely<DB>, where: RawBuilder<boolean>, li
   return { rows, total: await pageTotal(db, rows, offset, sql<{ total: number }>`select count(*)::int as total from companies c where ${where}`) };
 }
 
-/** One company by id, or by name (case-insensitive, surrounding spaces ignored), among those `where` allows. */
+/**
+ * One company by id, or by name (case-insensitive, surrounding spaces ignored), among those `where`
+ * allows. Prepared: every request that names a company asks it, in one of a few shapes.
+ */
 export async function findCompany(db: Kysely<DB>, given: string, byId: boolean, where: RawBuilder<boolean>): Promise<CompanyRow | undefined> {
   const name = given.trim().toLowerCase();
-  const { rows } = await sql<CompanyRow>`
+  const { rows } = await sql<CompanyRow>`${sql.raw(PREPARE)}
     select ${companyColumns}
     from companies c left join members o on o.id = c.owner_id
     where (${byId ? sql`c.id = ${given.trim()}::uuid or ` : sql``}lower(c.name) = ${name}) and ${where}

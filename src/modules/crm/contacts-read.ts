@@ -23,7 +23,7 @@ export async function searchContacts(ctx: Context, input: SearchContactsQuery): 
   if (input.company !== undefined) conditions.push(sql<boolean>`c.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
   const words = input.q === undefined ? null : prefixQuery(input.q);
   if (words !== null) conditions.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
-  const { rows, total } = await contactPage(ctx.db, sql.join(conditions, sql` and `), limit, offset);
+  const { rows, total } = await contactPage(ctx.db, sql.join(conditions, sql` and `), { limit, offset, prepared: words === null });
   return { contacts: rows.map((row) => presentContact(row, ctx.publicUrl)), total, limit, offset };
 }
 

@@ -1,5 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { pageTotal } from '../../storage/page-total.ts';
+import { pageWindow } from '../../storage/page-window.ts';
+import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { ConsentAnswer, ContactStage, EmailLabel, PhoneLabel, PostalAddress } from './tables.ts';
 
@@ -40,22 +42,29 @@ export const contactJoins = sql`left join companies co on co.id = c.company_id l
 /**
  * One page of the contacts `where` (SQL over `c`) allows, newest first, and how many there are,
  * in one statement: the count is an uncorrelated subquery, computed once and carried by each row.
+ * A page without words has a fixed shape and is prepared; with words it is planned for them.
  */
-export async function contactPage(db: Kysely<DB>, where: RawBuilder<boolean>, limit: number, offset: number): Promise<{ rows: ContactRow[]; total: number }> {
+export async function contactPage(
+  db: Kysely<DB>,
+  where: RawBuilder<boolean>,
+  page: { limit: number; offset: number; prepared: boolean },
+): Promise<{ rows: ContactRow[]; total: number }> {
+  const marker = page.prepared ? sql.raw(PREPARE) : sql``;
   const count = sql<{ total: number }>`select count(*)::int as total from contacts c where ${where}`;
-  const { rows } = await sql<ContactRow & { total: number }>`
+  const window = page.prepared ? pageWindow(page.limit, page.offset) : sql`limit ${page.limit} offset ${page.offset}`;
+  const { rows } = await sql<ContactRow & { total: number }>`${marker}
     select ${contactColumns}, p.total
-    from (select c.id, (${count}) as total from contacts c where ${where} order by c.created_at desc, c.id desc limit ${limit} offset ${offset}) p
+    from (select c.id, (${count}) as total from contacts c where ${where} order by c.created_at desc, c.id desc ${window}) p
     join contacts c on c.id = p.id
     ${contactJoins}
     order by c.created_at desc, c.id desc
   `.execute(db);
-  return { rows, total: await pageTotal(db, rows, offset, count) };
+  return { rows, total: await pageTotal(db, rows, page.offset, sql<{ total: number }>`${marker} ${count}`) };
 }
 
-/** Contacts of one company (not archived) the member may see, by name. */
+/** Contacts of one company (not archived) the member may see, by name; prepared, as every read of a company asks it. */
 export async function companyContacts(db: Kysely<DB>, companyId: string): Promise<ContactRow[]> {
-  const { rows } = await sql<ContactRow>`
+  const { rows } = await sql<ContactRow>`${sql.raw(PREPARE)}
     select ${contactColumns} from contacts c ${contactJoins}
     where c.company_id = ${companyId} and not c.archived
     order by lower(c.name), c.id

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 
 /** The CRM side of a deal: its company and its people (the rest is the ticket's custom fields). */
@@ -56,9 +57,9 @@ export interface CompanyDealRow {
   resolved_at: string | null;
 }
 
-/** The deals of a company that `visible` (SQL over the ticket `t`) lets the member see. */
+/** The deals of a company that `visible` (SQL over the ticket `t`) lets the member see; prepared, as every read of a company asks it. */
 export async function companyDeals(db: Kysely<DB>, companyId: string, visible: RawBuilder<boolean>): Promise<CompanyDealRow[]> {
-  const { rows } = await sql<CompanyDealRow>`
+  const { rows } = await sql<CompanyDealRow>`${sql.raw(PREPARE)}
     select t.key, t.summary, s.name as status_name, s.category as status_category, t.assignee_id, a.display_name as assignee_name,
       (select json_object_agg(cf.key, fv.display) from ticket_field_values fv join custom_fields cf on cf.id = fv.field_id
        where fv.ticket_id = t.id and cf.key in ('deal_value', 'deal_currency', 'expected_close', 'probability')) as fields,

@@ -11,6 +11,7 @@ import { levelGrantedSql, readableCommentSql, ticketScope, visibleTicketSql, typ
 import { summariesOf, summaryCellsJson, type SummaryCells } from './names.ts';
 import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
+import { pageWindow } from '../../storage/page-window.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
@@ -107,23 +108,11 @@ function orderBy(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> {
 
 /**
  * Without a query a search is one of a few fixed shapes (which filters, which sort), so it is sent
- * as a prepared statement: parsed once per connection, and planned once (see pageWindow). With a
+ * as a prepared statement: parsed once per connection, and planned once (storage/page-window.ts). With a
  * query it is planned for its words every time (storage/prepared.ts: a generic plan for search was
  * slower).
  */
 const FILTERS_ONLY = sql.raw(PREPARE);
-
-/**
- * A filters-only page's LIMIT and OFFSET. The first page's LIMIT is written as a constant (the
- * schema holds it to an integer of 1–100) and it has no OFFSET: with either a parameter,
- * PostgreSQL plans for a tenth of the matches, so the prepared statement's generic plan looked
- * dearer than planning it anew and every request was planned again (0.55 of its 1.5 ms,
- * issue 15). A later page keeps both as parameters, so a connection holds one statement per
- * limit asked for, not one per page.
- */
-function pageWindow(limit: number, offset: number): RawBuilder<unknown> {
-  return offset === 0 ? sql`limit ${sql.lit(limit)}` : sql`limit ${limit} offset ${offset}`;
-}
 
 /** The same orders over the candidates' own columns (search with a query). */
 function candidateOrder(sort: 'relevance' | 'updated'): RawBuilder<unknown> {

@@ -19,6 +19,7 @@ import * as numberedAtClose from './0020-numbered-at-close.ts';
 import * as createdInOneStatement from './0021-created-in-one-statement.ts';
 import * as labelNamesOnTicket from './0022-label-names-on-ticket.ts';
 import * as tokenCheck from './0023-token-check.ts';
+import * as countingIndexes from './0024-counting-indexes.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0021-created-in-one-statement': createdInOneStatement,
   '0022-label-names-on-ticket': labelNamesOnTicket,
   '0023-token-check': tokenCheck,
+  '0024-counting-indexes': countingIndexes,
 };
