@@ -108,9 +108,9 @@ function orderBy(sort: NonNullable<SearchQuery['sort']>): RawBuilder<unknown> {
 
 /**
  * Without a query a search is one of a few fixed shapes (which filters, which sort), so it is sent
- * as a prepared statement: parsed once per connection, and planned once (storage/page-window.ts). With a
- * query it is planned for its words every time (storage/prepared.ts: a generic plan for search was
- * slower).
+ * as a prepared statement: parsed once per connection, and planned once (storage/page-window.ts).
+ * With a query it is planned for its words every time (storage/prepared.ts: a generic plan for
+ * search was slower).
  */
 const FILTERS_ONLY = sql.raw(PREPARE);
 
