@@ -88,6 +88,10 @@ describe('4.7 search_companies: words in the name, industry or a domain; by name
     const page = await api.searchCompanies(t.vic, { limit: 1, offset: 1 });
     expect(page.body).toMatchObject({ total: 3, limit: 1, offset: 1 });
     expect(names(page)).toEqual(['Globex Corporation']);
+    const pastTheEnd = await api.searchCompanies(t.vic, { limit: 2, offset: 5 });
+    expect(pastTheEnd.body).toMatchObject({ companies: [], total: 3, limit: 2, offset: 5 });
+    const wordsPastTheEnd = await api.searchCompanies(t.vic, { q: 'glob', offset: 1 });
+    expect(wordsPastTheEnd.body).toMatchObject({ companies: [], total: 1, offset: 1 });
     expect((await api.searchCompanies(t.vic, { stage: 'customers' })).status).toBe(422);
   });
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { pageTotal } from '../../storage/page-total.ts';
+import { pageWindow } from '../../storage/page-window.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { CompanySize, CompanyStage } from './tables.ts';
@@ -25,16 +26,25 @@ const companyColumns = sql`
   c.id, c.name, c.domains, c.stage, c.industry, c.size, c.website, c.owner_id, o.display_name as owner_name,
   c.customer, c.archived, c.description_format, c.description_text`;
 
-/** Companies matching `where` (SQL over `c`), by name, one page, with the total. */
-export async function companyPage(db: Kysely<DB>, where: RawBuilder<boolean>, limit: number, offset: number): Promise<{ rows: CompanyRow[]; total: number }> {
-  const { rows } = await sql<CompanyRow & { total: number }>`
+/**
+ * Companies matching `where` (SQL over `c`), by name, one page, with the total. `prepared` as for
+ * contactPage: the caller prepares a page of fixed shape (no words).
+ */
+export async function companyPage(
+  db: Kysely<DB>,
+  where: RawBuilder<boolean>,
+  page: { limit: number; offset: number; prepared: boolean },
+): Promise<{ rows: CompanyRow[]; total: number }> {
+  const marker = page.prepared ? sql.raw(PREPARE) : sql``;
+  const window = page.prepared ? pageWindow(page.limit, page.offset) : sql`limit ${page.limit} offset ${page.offset}`;
+  const { rows } = await sql<CompanyRow & { total: number }>`${marker}
     select ${companyColumns}, count(*) over () as total
     from companies c left join members o on o.id = c.owner_id
     where ${where}
     order by lower(c.name), c.id
-    limit ${limit} offset ${offset}
+    ${window}
   `.execute(db);
-  return { rows, total: await pageTotal(db, rows, offset, sql<{ total: number }>`select count(*)::int as total from companies c where ${where}`) };
+  return { rows, total: await pageTotal(db, rows, page.offset, sql<{ total: number }>`${marker} select count(*)::int as total from companies c where ${where}`) };
 }
 
 /**

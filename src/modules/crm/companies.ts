@@ -31,7 +31,7 @@ export async function searchCompanies(ctx: Context, input: SearchCompaniesQuery)
   if (input.customers === true) conditions.push(sql<boolean>`c.customer`);
   const words = input.q === undefined ? null : prefixQuery(input.q);
   if (words !== null) conditions.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
-  const { rows, total } = await companyPage(ctx.db, sql.join(conditions, sql` and `), limit, offset);
+  const { rows, total } = await companyPage(ctx.db, sql.join(conditions, sql` and `), { limit, offset, prepared: words === null });
   return { companies: rows.map((row) => presentCompany(row, ctx.publicUrl)), total, limit, offset };
 }
 

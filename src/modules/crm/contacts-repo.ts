@@ -42,7 +42,8 @@ export const contactJoins = sql`left join companies co on co.id = c.company_id l
 /**
  * One page of the contacts `where` (SQL over `c`) allows, newest first, and how many there are,
  * in one statement: the count is an uncorrelated subquery, computed once and carried by each row.
- * A page without words has a fixed shape and is prepared; with words it is planned for them.
+ * `prepared` is the caller's choice: a page of fixed shape (no words) is worth preparing; one with
+ * words is better planned for them, as a ticket search is.
  */
 export async function contactPage(
   db: Kysely<DB>,
