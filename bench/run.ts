@@ -3,11 +3,12 @@
 // on a fresh PostgreSQL database (when 127.0.0.1:5432 answers), and reports the ratio.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startChild } from './lib/child.ts';
+import { startChild, type Child } from './lib/child.ts';
 import { load, type LoadSettings } from './lib/load.ts';
 import { loadScenarios } from './lib/load-scenarios.ts';
-import { seedTarget, startService } from './lib/service.ts';
+import { seedTarget, startService, type SeededTarget } from './lib/service.ts';
 import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
+import type { BenchRequest, Scenario } from './scenarios/scenario.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 
 const BASELINE = new URL('./lib/baseline-child.ts', import.meta.url);
@@ -30,28 +31,79 @@ const { values: args } = parseArgs({
   },
 });
 
+const allScenarios = await loadScenarios();
+
 const settings: LoadSettings = {
   duration: Number(args.duration),
   warmup: Number(args.warmup),
   connections: Number(args.connections),
 };
 
+type Figures = NonNullable<Row['baseline']>;
+
+/** One scenario's load on a running server, with that server's peak RSS so far. */
+async function measure(server: Child<{ url: string }>, request: BenchRequest, token: string | null): Promise<Figures> {
+  const figures = await load(server.ready.url, request, token, settings);
+  return { ...figures, peakRssBytes: server.peakRss() };
+}
+
 async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Row[]> {
-  const scenarios = await loadScenarios();
+  const scenarios = allScenarios.filter((_, index) => wanted.has(index));
   const size: Record<string, string> = args.tickets ? { BENCH_TICKETS: args.tickets } : {};
   const seeded = await seedTarget(target, size);
+  const run = target.engine === 'postgres' ? pairedRun : phasedRun;
+  return run(target, seeded, size, scenarios);
+}
+
+/**
+ * PostgreSQL: the baseline and Atrium both listen, and each scenario's baseline runs just before
+ * its Atrium load, so a ratio compares two loads seconds apart. Measured minutes apart, a shared
+ * machine's drift moved the ratios by more than the changes they were meant to show (issue 15).
+ * Both read the same data: a read after a write scenario sees its rows on both sides.
+ */
+async function pairedRun(target: BenchTarget, seeded: SeededTarget, size: Record<string, string>, scenarios: Scenario[]): Promise<Row[]> {
   const env = seeded.env;
-  // The baseline first, on the data as seeded: Atrium's write scenarios add tickets that a later
-  // baseline would read too (the filter's baseline fell from 2,488 to 650 req/s that way).
-  // One process at a time: PGlite allows one per folder.
-  const baselines = new Map<number, Row['baseline']>();
+  const baseline = await startChild<{ url: string }>(BASELINE, [JSON.stringify(target.target), JSON.stringify(env)]);
+  const rows: Row[] = [];
+  try {
+    const service = await startService(target, seeded, size);
+    notes.push(`${target.engine}: the seed process peaked at ${mib(seeded.seedPeakRss)}; the server at ${mib(service.peakRss())} once listening, before any load.`);
+    notes.push(`${target.engine}: each scenario's baseline ran just before its Atrium load, both servers listening.`);
+    try {
+      for (const scenario of scenarios) {
+        const index = allScenarios.indexOf(scenario);
+        let baselineFigures: Figures | null = null;
+        if (scenario.baseline) {
+          console.error(`${target.engine}: baseline ${scenario.name}`);
+          baselineFigures = await measure(baseline, { method: 'GET', path: `/baseline/${index}` }, null);
+        }
+        console.error(`${target.engine}: Atrium  ${scenario.name}`);
+        const atrium = await measure(service, scenario.request(env), env.token);
+        rows.push({ engine: target.engine, scenario: scenario.name, atrium, baseline: baselineFigures });
+      }
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await baseline.stop();
+  }
+  return rows;
+}
+
+/**
+ * PGlite allows one process per folder: every baseline first, on the data as seeded (Atrium's
+ * write scenarios add tickets that a later baseline would read too: the filter's baseline fell
+ * from 2,488 to 650 req/s that way), then Atrium.
+ */
+async function phasedRun(target: BenchTarget, seeded: SeededTarget, size: Record<string, string>, scenarios: Scenario[]): Promise<Row[]> {
+  const env = seeded.env;
+  const baselines = new Map<Scenario, Figures>();
   const baseline = await startChild<{ url: string }>(BASELINE, [JSON.stringify(target.target), JSON.stringify(env)]);
   try {
-    for (const [index, scenario] of scenarios.entries()) {
-      if (!wanted.has(index) || !scenario.baseline) continue;
+    for (const scenario of scenarios) {
+      if (!scenario.baseline) continue;
       console.error(`${target.engine}: baseline ${scenario.name}`);
-      const figures = await load(baseline.ready.url, { method: 'GET', path: `/baseline/${index}` }, null, settings);
-      baselines.set(index, { ...figures, peakRssBytes: baseline.peakRss() });
+      baselines.set(scenario, await measure(baseline, { method: 'GET', path: `/baseline/${allScenarios.indexOf(scenario)}` }, null));
     }
   } finally {
     await baseline.stop();
@@ -60,16 +112,10 @@ async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Ro
   notes.push(`${target.engine}: the seed process peaked at ${mib(seeded.seedPeakRss)}; the server at ${mib(service.peakRss())} once listening, before any load.`);
   const rows: Row[] = [];
   try {
-    for (const [index, scenario] of scenarios.entries()) {
-      if (!wanted.has(index)) continue;
+    for (const scenario of scenarios) {
       console.error(`${target.engine}: Atrium  ${scenario.name}`);
-      const figures = await load(service.ready.url, scenario.request(env), env.token, settings);
-      rows.push({
-        engine: target.engine,
-        scenario: scenario.name,
-        atrium: { ...figures, peakRssBytes: service.peakRss() },
-        baseline: baselines.get(index) ?? null,
-      });
+      const atrium = await measure(service, scenario.request(env), env.token);
+      rows.push({ engine: target.engine, scenario: scenario.name, atrium, baseline: baselines.get(scenario) ?? null });
     }
   } finally {
     await service.stop();
@@ -78,9 +124,8 @@ async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Ro
 }
 
 const host = machine();
-const all = await loadScenarios();
 const words = (args.only ?? '').toLowerCase().split(',').map((w) => w.trim()).filter(Boolean);
-const wanted = new Set(all.flatMap((s, i) => (words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w)) ? [i] : [])));
+const wanted = new Set(allScenarios.flatMap((s, i) => (words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w)) ? [i] : [])));
 const engines: Array<() => Promise<BenchTarget>> = [];
 const notes: string[] = [
   'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all). The data is seeded by a separate process before the server starts (bench/lib/seed-child.ts), so the figure is the server\'s own.',
