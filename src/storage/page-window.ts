@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PREPARE } from './prepared.ts';
 
 /**
  * A prepared page's LIMIT and OFFSET. The first page's LIMIT is written as a constant (every
@@ -11,4 +12,20 @@ import { sql, type RawBuilder } from 'kysely';
 export function pageWindow(limit: number, offset: number): RawBuilder<unknown> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a page's limit is a positive integer, not ${limit}`);
   return offset === 0 ? sql`limit ${sql.lit(limit)}` : sql`limit ${limit} offset ${offset}`;
+}
+
+/** A page asked of a list: its window, and whether the caller prepares it (a page of fixed shape, no words). */
+export interface ListPage {
+  limit: number;
+  offset: number;
+  prepared: boolean;
+}
+
+/**
+ * A list statement's prepare marker and LIMIT/OFFSET: a prepared page's window as pageWindow writes
+ * it; a page with words is planned for them each time, so its window stays parameters.
+ */
+export function listPageSql(page: ListPage): { marker: RawBuilder<unknown>; window: RawBuilder<unknown> } {
+  if (!page.prepared) return { marker: sql``, window: sql`limit ${page.limit} offset ${page.offset}` };
+  return { marker: sql.raw(PREPARE), window: pageWindow(page.limit, page.offset) };
 }

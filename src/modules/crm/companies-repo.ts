@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { pageTotal } from '../../storage/page-total.ts';
-import { pageWindow } from '../../storage/page-window.ts';
+import { listPageSql, type ListPage } from '../../storage/page-window.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { CompanySize, CompanyStage } from './tables.ts';
@@ -33,10 +33,9 @@ const companyColumns = sql`
 export async function companyPage(
   db: Kysely<DB>,
   where: RawBuilder<boolean>,
-  page: { limit: number; offset: number; prepared: boolean },
+  page: ListPage,
 ): Promise<{ rows: CompanyRow[]; total: number }> {
-  const marker = page.prepared ? sql.raw(PREPARE) : sql``;
-  const window = page.prepared ? pageWindow(page.limit, page.offset) : sql`limit ${page.limit} offset ${page.offset}`;
+  const { marker, window } = listPageSql(page);
   const { rows } = await sql<CompanyRow & { total: number }>`${marker}
     select ${companyColumns}, count(*) over () as total
     from companies c left join members o on o.id = c.owner_id

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { pageTotal } from '../../storage/page-total.ts';
-import { pageWindow } from '../../storage/page-window.ts';
+import { listPageSql, type ListPage } from '../../storage/page-window.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { ConsentAnswer, ContactStage, EmailLabel, PhoneLabel, PostalAddress } from './tables.ts';
@@ -48,11 +48,10 @@ export const contactJoins = sql`left join companies co on co.id = c.company_id l
 export async function contactPage(
   db: Kysely<DB>,
   where: RawBuilder<boolean>,
-  page: { limit: number; offset: number; prepared: boolean },
+  page: ListPage,
 ): Promise<{ rows: ContactRow[]; total: number }> {
-  const marker = page.prepared ? sql.raw(PREPARE) : sql``;
+  const { marker, window } = listPageSql(page);
   const count = sql<{ total: number }>`select count(*)::int as total from contacts c where ${where}`;
-  const window = page.prepared ? pageWindow(page.limit, page.offset) : sql`limit ${page.limit} offset ${page.offset}`;
   const { rows } = await sql<ContactRow & { total: number }>`${marker}
     select ${contactColumns}, p.total
     from (select c.id, (${count}) as total from contacts c where ${where} order by c.created_at desc, c.id desc ${window}) p
