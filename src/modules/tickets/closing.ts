@@ -4,7 +4,7 @@ import { historyInsert } from '../../core/history.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
-import { searchDocumentSet, searchDocumentSetWith } from './search-document.ts';
+import { searchDocumentSet } from './search-document.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
 /**
@@ -43,51 +43,54 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
   await closingStatement(ctx, ticket, closing, sql`t.id`);
 }
 
-const NEW_COMMENT_NAME = 'new_comment';
-const NEW_COMMENT = sql.raw(NEW_COMMENT_NAME);
-
 /**
  * closeTicketChange that also inserts the change's comment: the whole change is this one
  * statement, answered with the comment's `columns` as inserted. `insert` returns them, and the
  * comment's visibility and search_vector, whose words the document takes in.
+ *
+ * The statement runs alone and takes the ticket's row lock itself, last: comments on one ticket
+ * queue for that row (issue 15). Its writes are read in the FROM list, so they run before the
+ * ticket's update (left unread, PostgreSQL runs them after it, under the lock), and the update
+ * is a function of its own (ticket_commented, migration 0025), so a comment that waited re-checks
+ * that small statement, not this one with all its inserts.
  */
 export async function closeTicketChangeWithComment<R extends Record<string, unknown>>(
   ctx: Context,
   ticket: { id: string; key: string },
-  closing: Omit<Closing, 'comment'>,
+  closing: Omit<Closing, 'comment' | 'set'>,
   insert: RawBuilder<unknown>,
   columns: readonly (keyof R & string)[],
 ): Promise<R> {
-  const returning = sql.join(columns.map((column) => sql.ref(`${NEW_COMMENT_NAME}.${column}`)));
-  const rows = await closingStatement<R>(ctx, ticket, closing, returning, insert);
-  return rows[0]!;
+  const writes = closingWrites(ctx, ticket, closing);
+  const names = writes.map((_, i) => sql.raw(`w${i}`));
+  const written = names.map((name) => sql`, (select count(*) from ${name}) ${name}`);
+  const words = sql`case when n.visibility <> 'restricted' then setweight(n.search_vector, 'D') else ''::tsvector end`;
+  // prepared: one fixed shape per mention count, every row found by its key
+  const result = await sql<R & { commented: unknown }>`${sql.raw(PREPARE)}
+    with n as (${insert}) ${sql.join(writes.map((write, i) => sql`, ${names[i]} as (${write} returning 1)`), sql``)}
+    select ${sql.join(columns.map((column) => sql.ref(`n.${column}`)))},
+      ticket_commented(${ticket.id}::uuid, n.id, ${words}) as commented
+    from n ${sql.join(written, sql``)}
+  `.execute(ctx.db);
+  const { commented: _, ...row } = result.rows[0]!;
+  return row as unknown as R;
 }
 
-async function closingStatement<R>(
-  ctx: Context,
-  ticket: { id: string; key: string },
-  closing: Closing,
-  returning: RawBuilder<unknown>,
-  commentInsert?: RawBuilder<unknown>,
-): Promise<R[]> {
+/** The history and notification inserts of a ticket change. */
+function closingWrites(ctx: Context, ticket: { id: string; key: string }, closing: Closing): RawBuilder<unknown>[] {
   const by = { actorId: ctx.actor.memberId, via: ctx.agent.name };
   const about = { entityType: 'ticket', entityId: ticket.id };
-  const writes: RawBuilder<unknown>[] = [
+  return [
     ...(closing.history.length ? [historyInsert(by, about, closing.history)] : []),
     ...(closing.announcement ? announcementInserts(ctx, { ticket, ...closing.announcement }) : []),
   ];
-  // A comment's statement runs alone and takes the ticket's row lock itself: read in the FROM list,
-  // its writes run before the update locks the row; left unread, PostgreSQL runs them after it,
-  // while comments on the same ticket wait for that lock (issue 15). A change in a transaction
-  // locked the row when it read the ticket: there the reads would only cost planning.
-  const writesFirst = commentInsert !== undefined;
-  const names = writes.map((_, i) => sql.raw(`w${i}`));
-  const ctes = [
-    ...(commentInsert ? [sql`${NEW_COMMENT} as (${commentInsert})`] : []),
-    ...writes.map((write, i) => (writesFirst ? sql`${names[i]} as (${write} returning 1)` : sql`${names[i]} as (${write})`)),
-  ];
-  const written = writesFirst ? names.map((name) => sql`, (select count(*) from ${name}) ${name}`) : [];
-  const document = commentInsert ? searchDocumentSetWith(NEW_COMMENT) : searchDocumentSet(closing.comment ?? null);
+}
+
+async function closingStatement<R>(ctx: Context, ticket: { id: string; key: string }, closing: Closing, returning: RawBuilder<unknown>): Promise<R[]> {
+  // A change in a transaction locked the ticket's row when it read the ticket, so its writes
+  // need not run before the update.
+  const writes = closingWrites(ctx, ticket, closing);
+  const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
     : sql``;
@@ -96,8 +99,8 @@ async function closingStatement<R>(
   // prepared: a few fixed shapes, every row found by its key, so a generic plan is the right one
   const result = await sql<R>`${sql.raw(PREPARE)}
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
-    update tickets t set ${set} ${document}, updated_at = now()
-    from projects p, statuses s ${commentInsert ? sql`, ${NEW_COMMENT}` : sql``} ${sql.join(written, sql``)}
+    update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
+    from projects p, statuses s
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
     returning ${returning}
   `.execute(ctx.db);

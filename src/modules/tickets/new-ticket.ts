@@ -59,10 +59,7 @@ export async function createTicketRow(
   // prepared: a few fixed shapes (no mention, one to eight names, or more; another module's write
   // or not), each one row
   const result = await sql<TicketRow>`${sql.raw(PREPARE)}
-    with n as (
-      update projects set next_ticket_number = next_ticket_number + 1 where id = ${project.id}::uuid
-      returning next_ticket_number - 1 as number, ${`${project.key}-`}::text || (next_ticket_number - 1) as key
-    ),
+    with n as (select number, key from take_ticket_number(${project.id}::uuid)),
     t as (
       insert into tickets (${sql.join(columns.map((c) => sql.ref(c)))}, number, key, search_vector, label_names)
       values (${sql.join(columns.map((c) => sql`${row[c]}`))}, (select number from n), ${key}, ${document}, ${labelNamesInOrder(labelNames)})

@@ -23,16 +23,3 @@ export function searchDocumentSet(added: string | null): RawBuilder<unknown> {
     search_vector = case when t.comments_vector is null then ticket_text_document(t.id) || ticket_comments_document(t.id)
                          else t.search_vector || ${words} end`;
 }
-
-/**
- * searchDocumentSet for a comment the same statement inserts, as `inserted` (a CTE returning the
- * comment's visibility and search_vector). The statement cannot see its own insert in `comments`,
- * so a part not kept yet is aggregated from the comments before it and followed by the new words:
- * the same document, as concatenation is associative.
- */
-export function searchDocumentSetWith(inserted: RawBuilder<unknown>): RawBuilder<unknown> {
-  const words = sql`coalesce((select setweight(n.search_vector, 'D') from ${inserted} n where n.visibility <> 'restricted'), ''::tsvector)`;
-  return sql`comments_vector = coalesce(t.comments_vector, ticket_comments_document(t.id)) || ${words},
-    search_vector = case when t.comments_vector is null then ticket_text_document(t.id) || ticket_comments_document(t.id) || ${words}
-                         else t.search_vector || ${words} end`;
-}

@@ -20,6 +20,7 @@ import * as createdInOneStatement from './0021-created-in-one-statement.ts';
 import * as labelNamesOnTicket from './0022-label-names-on-ticket.ts';
 import * as tokenCheck from './0023-token-check.ts';
 import * as countingIndexes from './0024-counting-indexes.ts';
+import * as contendedRowsApart from './0025-contended-rows-apart.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0022-label-names-on-ticket': labelNamesOnTicket,
   '0023-token-check': tokenCheck,
   '0024-counting-indexes': countingIndexes,
+  '0025-contended-rows-apart': contendedRowsApart,
 };
