@@ -339,3 +339,44 @@ describe('GET /contacts: two round trips, warm (a change that adds one fails)', 
     expect(service.database.queries.count - before).toBe(2);
   });
 });
+
+// Migration 0026: a member who sees the whole CRM, with no filter, gets a total kept by triggers
+// on contacts rather than counted. Each total is checked against counting the contacts it covers.
+describe('4.7 search_contacts: the total of every contact stays exact as contacts come and go', () => {
+  /** The list's total for Vic (the whole CRM) and the contacts a full listing holds. */
+  async function totalAndListed(archived: boolean): Promise<[number, number]> {
+    const first = await api.searchContacts(t.vic, { archived, limit: 100 });
+    expect(first.status, first.text).toBe(200);
+    return [first.body.total, first.body.contacts.length];
+  }
+
+  it('counts contacts created at once, and not one a refused create would have made', async () => {
+    const [before, listed] = await totalAndListed(false);
+    expect(before).toBe(listed);
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => api.createContact(t.sam, { name: `Counted ${i}` })));
+    expect(replies.map((r) => r.status)).toEqual(Array(12).fill(201));
+    await refused(service, () => api.createContact(t.sam, { name: 'Not counted', company: 'No Such Company' }), 422, 'invalid');
+    expect(await totalAndListed(false)).toEqual([before + 12, listed + 12]);
+    expect(await totalAndListed(true)).toEqual([1, 1]);
+  });
+
+  it('gives a member limited to some companies, and a filtered list, the count of what they find', async () => {
+    const mine = await api.searchContacts(t.lia);
+    expect(mine.body.total).toBe(mine.body.contacts.length);
+    const counted = await api.searchContacts(t.vic, { q: 'counted', limit: 100 });
+    expect(counted.body).toMatchObject({ total: 12 });
+  });
+
+  // No operation archives or deletes a contact yet; maintenance in SQL must not leave the totals wrong.
+  it('follows contacts archived, restored and deleted in SQL', async () => {
+    const [open] = await totalAndListed(false);
+    const counted = service.db.selectFrom('contacts').select('id').where('name', 'like', 'Counted %');
+    await service.db.updateTable('contacts').set({ archived: true }).where('id', 'in', counted).execute();
+    expect(await totalAndListed(false)).toEqual([open - 12, open - 12]);
+    expect(await totalAndListed(true)).toEqual([13, 13]);
+    await service.db.updateTable('contacts').set({ archived: false }).where('name', 'in', ['Counted 0', 'Counted 1']).execute();
+    await service.db.deleteFrom('contacts').where('name', 'in', ['Counted 2', 'Counted 3', 'Counted 0']).execute();
+    expect(await totalAndListed(false)).toEqual([open - 11, open - 11]);
+    expect(await totalAndListed(true)).toEqual([9, 9]);
+  });
+});

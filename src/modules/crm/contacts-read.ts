@@ -2,8 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { resolvePerson } from '../../core/people.ts';
-import { contactPage, findContactDetail } from './contacts-repo.ts';
-import { companyVisibleSql, crmAccess, requireOpenCrm, type CrmAccess } from './policy.ts';
+import { contactPage, contactTotalSql, findContactDetail } from './contacts-repo.ts';
+import { companiesAllowing, companyVisibleSql, crmAccess, requireOpenCrm, type CrmAccess } from './policy.ts';
 import { presentContact, presentContactDetail } from './present.ts';
 import { isUuid, prefixQuery } from './repo.ts';
 import { resolveCompany } from './resolve.ts';
@@ -17,13 +17,19 @@ export async function searchContacts(ctx: Context, input: SearchContactsQuery): 
   const access = await requireOpenCrm(ctx);
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
-  const conditions: RawBuilder<boolean>[] = [contactVisibleSql(access), sql<boolean>`c.archived = ${input.archived ?? false}`];
+  const archived = input.archived ?? false;
+  const conditions: RawBuilder<boolean>[] = [contactVisibleSql(access), sql<boolean>`c.archived = ${archived}`];
   if (input.stage !== undefined) conditions.push(sql<boolean>`c.stage = ${input.stage}`);
   if (input.owner !== undefined) conditions.push(sql<boolean>`c.owner_id = ${(await resolvePerson(ctx, input.owner, '/owner')).id}`);
   if (input.company !== undefined) conditions.push(sql<boolean>`c.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
   const words = input.q === undefined ? null : prefixQuery(input.q);
   if (words !== null) conditions.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
-  const { rows, total } = await contactPage(ctx.db, sql.join(conditions, sql` and `), { limit, offset, prepared: words === null });
+  const where: RawBuilder<boolean> = sql.join(conditions, sql` and `);
+  const page = { limit, offset, prepared: words === null };
+  // every contact, archived or not: a total kept as contacts come and go (migration 0026)
+  const filtered = input.stage !== undefined || input.owner !== undefined || input.company !== undefined || words !== null;
+  const everyContact = !filtered && companiesAllowing(access, 'see') === null;
+  const { rows, total } = await (everyContact ? contactPage(ctx.db, where, page, contactTotalSql(archived)) : contactPage(ctx.db, where, page));
   return { contacts: rows.map((row) => presentContact(row, ctx.publicUrl)), total, limit, offset };
 }
 

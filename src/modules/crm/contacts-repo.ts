@@ -43,15 +43,16 @@ export const contactJoins = sql`left join companies co on co.id = c.company_id l
  * One page of the contacts `where` (SQL over `c`) allows, newest first, and how many there are,
  * in one statement: the count is an uncorrelated subquery, computed once and carried by each row.
  * `prepared` is the caller's choice: a page of fixed shape (no words) is worth preparing; one with
- * words is better planned for them, as a ticket search is.
+ * words is better planned for them, as a ticket search is. `count` replaces counting the rows
+ * `where` allows, for a page whose total is kept (contactTotalSql).
  */
 export async function contactPage(
   db: Kysely<DB>,
   where: RawBuilder<boolean>,
   page: ListPage,
+  count: RawBuilder<{ total: number }> = sql`select count(*)::int as total from contacts c where ${where}`,
 ): Promise<{ rows: ContactRow[]; total: number }> {
   const { marker, window } = listPageSql(page);
-  const count = sql<{ total: number }>`select count(*)::int as total from contacts c where ${where}`;
   const { rows } = await sql<ContactRow & { total: number }>`${marker}
     select ${contactColumns}, p.total
     from (select c.id, (${count}) as total from contacts c where ${where} order by c.created_at desc, c.id desc ${window}) p
@@ -60,6 +61,11 @@ export async function contactPage(
     order by c.created_at desc, c.id desc
   `.execute(db);
   return { rows, total: await pageTotal(db, rows, page.offset, sql<{ total: number }>`${marker} ${count}`) };
+}
+
+/** SQL: how many contacts there are, archived or not, as migration 0026 keeps the total. */
+export function contactTotalSql(archived: boolean): RawBuilder<{ total: number }> {
+  return sql`select coalesce(sum(n), 0)::int as total from contact_totals where archived = ${archived}`;
 }
 
 /** Contacts of one company (not archived) the member may see, by name; prepared, as every read of a company asks it. */

@@ -21,6 +21,7 @@ import * as labelNamesOnTicket from './0022-label-names-on-ticket.ts';
 import * as tokenCheck from './0023-token-check.ts';
 import * as countingIndexes from './0024-counting-indexes.ts';
 import * as contendedRowsApart from './0025-contended-rows-apart.ts';
+import * as contactTotals from './0026-contact-totals.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0023-token-check': tokenCheck,
   '0024-counting-indexes': countingIndexes,
   '0025-contended-rows-apart': contendedRowsApart,
+  '0026-contact-totals': contactTotals,
 };
