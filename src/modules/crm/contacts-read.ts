@@ -25,11 +25,10 @@ export async function searchContacts(ctx: Context, input: SearchContactsQuery): 
   const words = input.q === undefined ? null : prefixQuery(input.q);
   if (words !== null) conditions.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
   const where: RawBuilder<boolean> = sql.join(conditions, sql` and `);
-  const page = { limit, offset, prepared: words === null };
-  // every contact, archived or not: a total kept as contacts come and go (migration 0026)
+  // Every open (or every archived) contact, unfiltered: their total is kept as contacts come and go (migration 0026).
   const filtered = input.stage !== undefined || input.owner !== undefined || input.company !== undefined || words !== null;
-  const everyContact = !filtered && companiesAllowing(access, 'see') === null;
-  const { rows, total } = await (everyContact ? contactPage(ctx.db, where, page, contactTotalSql(archived)) : contactPage(ctx.db, where, page));
+  const kept = !filtered && companiesAllowing(access, 'see') === null ? contactTotalSql(archived) : undefined;
+  const { rows, total } = await contactPage(ctx.db, where, { limit, offset, prepared: words === null }, kept);
   return { contacts: rows.map((row) => presentContact(row, ctx.publicUrl)), total, limit, offset };
 }
 
