@@ -18,16 +18,15 @@ export async function searchContacts(ctx: Context, input: SearchContactsQuery): 
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
   const archived = input.archived ?? false;
-  const conditions: RawBuilder<boolean>[] = [contactVisibleSql(access), sql<boolean>`c.archived = ${archived}`];
-  if (input.stage !== undefined) conditions.push(sql<boolean>`c.stage = ${input.stage}`);
-  if (input.owner !== undefined) conditions.push(sql<boolean>`c.owner_id = ${(await resolvePerson(ctx, input.owner, '/owner')).id}`);
-  if (input.company !== undefined) conditions.push(sql<boolean>`c.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
+  const filters: RawBuilder<boolean>[] = [];
+  if (input.stage !== undefined) filters.push(sql<boolean>`c.stage = ${input.stage}`);
+  if (input.owner !== undefined) filters.push(sql<boolean>`c.owner_id = ${(await resolvePerson(ctx, input.owner, '/owner')).id}`);
+  if (input.company !== undefined) filters.push(sql<boolean>`c.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
   const words = input.q === undefined ? null : prefixQuery(input.q);
-  if (words !== null) conditions.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
-  const where: RawBuilder<boolean> = sql.join(conditions, sql` and `);
+  if (words !== null) filters.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
+  const where: RawBuilder<boolean> = sql.join([contactVisibleSql(access), sql<boolean>`c.archived = ${archived}`, ...filters], sql` and `);
   // Every open (or every archived) contact, unfiltered: their total is kept as contacts come and go (migration 0026).
-  const filtered = input.stage !== undefined || input.owner !== undefined || input.company !== undefined || words !== null;
-  const kept = !filtered && companiesAllowing(access, 'see') === null ? contactTotalSql(archived) : undefined;
+  const kept = filters.length === 0 && companiesAllowing(access, 'see') === null ? contactTotalSql(archived) : undefined;
   const { rows, total } = await contactPage(ctx.db, where, { limit, offset, prepared: words === null }, kept);
   return { contacts: rows.map((row) => presentContact(row, ctx.publicUrl)), total, limit, offset };
 }
