@@ -126,6 +126,33 @@ describe('security levels: a hidden ticket is 403 and never listed', () => {
   });
 });
 
+describe('visibility: one ticket by key and the lists agree on who may see it', () => {
+  // A ticket read by key is decided in the process (ticketAccessOf), a list in SQL (visibleTicketSql).
+  const members = ['ada', 'lee', 'dev1', 'dev2', 'vic', 'olga'];
+  const keys = ['TIX-1', 'TIX-2', 'TIX-3', 'TIX-4', 'TIX-5', 'OTHER-1'];
+
+  it('lists by its key exactly the tickets a member may read, and answers 403 or 404 for the others', async () => {
+    for (const who of members) {
+      for (const key of keys) {
+        const { status } = await get(who, `/tickets/${key}`);
+        const listed = (await get(who, `/tickets?query=${key}`)).body.tickets.map((t: { key: string }) => t.key);
+        expect({ who, key, listed: listed.includes(key) }).toEqual({ who, key, listed: status === 200 });
+        expect({ who, key, status: [200, 403, 404].includes(status) }).toEqual({ who, key, status: true });
+      }
+    }
+  });
+
+  it('shows in a ticket exactly the links and subtasks the member may read by key', async () => {
+    for (const who of ['ada', 'lee', 'dev1', 'dev2', 'vic']) {
+      const { body } = await get(who, '/tickets/TIX-1');
+      const readable: string[] = [];
+      for (const key of ['TIX-2', 'TIX-3']) if ((await get(who, `/tickets/${key}`)).status === 200) readable.push(key);
+      expect({ who, links: body.links.map((l: { ticket: string }) => l.ticket).sort() }).toEqual({ who, links: readable });
+      expect({ who, subtasks: body.subtasks.map((s: { key: string }) => s.key) }).toEqual({ who, subtasks: readable });
+    }
+  });
+});
+
 describe('projects: a ticket in a project the member cannot see is 404', () => {
   it('answers 404 for an outsider and for a ticket that does not exist', async () => {
     expect((await get('olga', '/tickets/TIX-1')).status).toBe(404);

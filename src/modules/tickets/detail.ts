@@ -6,7 +6,7 @@ import { compiledTemplate } from '../../storage/compiled-template.ts';
 import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
-import { levelGrantedSql, projectVisibleSql, readableCommentSql, visibleTicketSql, type TicketAccess, type TicketScope } from './visibility.ts';
+import { isVisible, readableCommentSql, ticketAccessOf, type TicketAccess, type TicketAccessFacts, type TicketScope } from './visibility.ts';
 import { memberName, summariesNamed, summaryCellsJsonOf, withTicketNames, type ListedSummary, type SummaryCells, type TicketNames } from './names.ts';
 import type { CommentRow, WorklogRow } from './present.ts';
 import { cachedProjectConfig, loadProjectConfig, type ProjectConfig } from './project-config.ts';
@@ -36,7 +36,7 @@ type AuthoredRead<R extends { author_name: string | null }> = Omit<R, 'author_na
 
 /** A ticket with everything GET /tickets/{key} shows, and whether the member may see it at all. */
 export interface TicketDetailRow extends TicketState, TicketRow, TicketAccess {
-  /** The children below are read only when both flags hold; null otherwise. */
+  /** The children below are kept only when both flags hold; null otherwise. */
   comments: CommentRow[] | null;
   worklogs: WorklogRow[] | null;
   links: LinkRow[] | null;
@@ -141,10 +141,10 @@ function listsNamed(config: ProjectConfig, read: TicketListIds): TicketLists | n
   const fixVersions = pickedNames(config.versions, read.fix_version_ids);
   const affectedVersions = pickedNames(config.versions, read.affected_version_ids);
   if (components === null || fixVersions === null || affectedVersions === null) return null;
-  if (read.field_values === null) return { components, fix_versions: fixVersions, affected_versions: affectedVersions, fields: null };
-  const values = read.field_values;
+  if (read.field_values.length === 0) return { components, fix_versions: fixVersions, affected_versions: affectedVersions, fields: null };
+  const values = Object.fromEntries(read.field_values);
   const present = config.fields.filter((field) => field.id in values);
-  if (present.length !== Object.keys(values).length) return null;
+  if (present.length !== read.field_values.length) return null;
   const fields = Object.fromEntries(present.map((field) => [field.key, values[field.id]!]));
   return { components, fix_versions: fixVersions, affected_versions: affectedVersions, fields };
 }
@@ -165,86 +165,88 @@ export async function nameTicketDetail(ctx: StructureReader & { publicUrl: strin
 
 /**
  * SQL: one ticket by key (normalized) with its children in one round trip (ARCHITECTURE §1):
- * comments the member may read (oldest first), worklogs (newest first), links and subtasks to
- * tickets they may see, each as a JSON array, and with `check` the token's check as one more
- * column. Visibility is decided in the query: the children are only read when the ticket itself
- * is visible. Timestamps are cast to text, the form every other read returns them in. Names of
- * the workspace's structure are left to nameTicketDetail: joined here, the project, type and
- * status and the lookups of the other names were a fifth of the statement's cost in PostgreSQL,
- * set up on every execution (issue 15).
+ * comments the member may read (oldest first), worklogs (newest first), links and subtasks with
+ * the project and level of the ticket at their other end, each as a JSON array, and with `check`
+ * the token's check as one more column. Whether the member may see the ticket, its links and its
+ * subtasks is left to findTicketDetail (ticketAccessOf): the member's two scope lists as
+ * parameters, read at every bind and tested in five places, were a quarter of the statement's
+ * time in PostgreSQL (issue 15). Timestamps are cast to text, the form every other read returns
+ * them in. Names of the workspace's structure are left to nameTicketDetail: joined here, the
+ * project, type and status and the lookups of the other names were a fifth of the statement's
+ * cost, set up on every execution (issue 15). Lists are ARRAY subqueries, not aggregates: an
+ * aggregate's set-up was an eighth of the statement's time.
  */
-function detailSql(key: string, scope: TicketScope, check: TokenCheckValues | null): RawBuilder<DetailStatementRow> {
-  const visible = sql`(v.project_visible and v.level_granted)`;
+function detailSql(key: string, scope: DetailScope, check: TokenCheckValues | null): RawBuilder<DetailStatementRow> {
   // an administrator's conditions on roles always hold: their roles are not read
-  const roleIds = scope.isAdmin
-    ? sql`null::uuid[]`
-    : sql`case when ${visible} then array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))}) end`;
+  const roleIds = scope.isAdmin ? sql`null::uuid[]` : sql`array(${memberRolesSql(scope.memberId, sql.ref('t.project_id'))})`;
   return sql<DetailStatementRow>`/*prepare*/
     select ${check ? sql`${tokenCheckColumn(check, 'prepared')} as token_check,` : sql``} ${ticketScalarColumns}, ${ticketListIdColumns}, t.type_id, t.status_id, t.priority_id, t.resolution_id, t.parent_id,
-      v.project_visible, v.level_granted,
-      case when ${visible} then coalesce((
-        select json_agg(json_build_object(
+      array_to_json(array(
+        select json_build_object(
                  'id', c.id, 'author_id', c.author_id, 'body_format', c.body_format, 'body_text', c.body_text, 'visibility', c.visibility,
                  'created_at', c.created_at::text, 'edited_at', c.edited_at::text)
-               order by c.created_at, c.id)
         from comments c
-        where c.ticket_id = t.id and ${readableCommentSql(scope)}), '[]') end as comments,
-      case when ${visible} then coalesce((
-        select json_agg(json_build_object(
+        where c.ticket_id = t.id and ${readableCommentSql(scope)}
+        order by c.created_at, c.id)) as comments,
+      array_to_json(array(
+        select json_build_object(
                  'id', w.id, 'author_id', w.author_id, 'started_at', w.started_at::text,
                  'time_spent_seconds', w.time_spent_seconds, 'body_format', w.body_format, 'body_text', w.body_text,
                  'created_at', w.created_at::text, 'edited_at', w.edited_at::text)
-               order by w.started_at desc, w.created_at desc)
         from worklogs w
-        where w.ticket_id = t.id), '[]') end as worklogs,
-      case when ${visible} then coalesce((
-        select json_agg(json_build_object('relation', x.relation, 'key', o.key, 'summary', o.summary, 'status_id', o.status_id)
-               order by x.created_at, o.key)
+        where w.ticket_id = t.id
+        order by w.started_at desc, w.created_at desc)) as worklogs,
+      array_to_json(array(
+        select json_build_object('relation', x.relation, 'key', o.key, 'summary', o.summary, 'status_id', o.status_id,
+                 'project_id', o.project_id, 'security_level_id', o.security_level_id)
         from (
           select l.outward as relation, l.target_id as other_id, l.created_at from ticket_links l where l.source_id = t.id
           union all
           select l.inward, l.source_id, l.created_at from ticket_links l where l.target_id = t.id
         ) x
         join tickets o on o.id = x.other_id
-        where ${visibleTicketSql(scope, 'o')}), '[]') end as links,
-      case when ${visible} then coalesce((
-        select json_agg(${summaryCellsJsonOf('c')} order by c.rank nulls last, c.number)
+        order by x.created_at, o.key)) as links,
+      array_to_json(array(
+        select json_build_array(${summaryCellsJsonOf('c')}, c.security_level_id)
         from tickets c
-        where c.parent_id = t.id and ${visibleTicketSql(scope, 'c')}), '[]') end as subtasks,
+        where c.parent_id = t.id
+        order by c.rank nulls last, c.number)) as subtasks,
       ${roleIds} as role_ids
     from tickets t
-    -- the member's visibility of this ticket, computed once: "offset 0" keeps the planner from
-    -- copying these expressions into every place that names them
-    cross join lateral (
-      select ${projectVisibleSql(scope)} as project_visible, ${levelGrantedSql(scope)} as level_granted
-      offset 0
-    ) v
     where t.key = ${key}
   `;
 }
 
-type DetailStatementRow = TicketDetailRead & { token_check?: unknown };
+/** The member a detail's statement reads for: whose restricted comments and roles. */
+type DetailScope = Pick<TicketScope, 'memberId' | 'isAdmin'>;
 
-// Nobody's: an administrator's statement tests no visibility, so it names no member, project or level.
-const ADMIN_SCOPE: TicketScope = { memberId: '', isAdmin: true, projectIds: null, levelIds: [] };
+/** Where a ticket at the other end of a link or subtask is: what ticketAccessOf decides on. */
+type Placed = Pick<TicketAccessFacts, 'project_id' | 'security_level_id'>;
 
-function memberScope(memberId: string, projectIds: readonly string[], levelIds: readonly string[]): TicketScope {
-  return { memberId, isAdmin: false, projectIds, levelIds };
-}
+/** The detail as its statement returns it: no access flags yet, and the ends of links and subtasks placed. */
+type DetailStatementRow = Omit<TicketDetailRead, keyof TicketAccess | 'links' | 'subtasks' | 'comments' | 'worklogs' | 'role_ids'> & {
+  comments: AuthoredRead<CommentRow>[];
+  worklogs: AuthoredRead<WorklogRow>[];
+  links: (LinkRead & Placed)[];
+  subtasks: [cells: SummaryCells, securityLevelId: string | null][];
+  role_ids: string[] | null;
+  token_check?: unknown;
+};
+
+// Nobody's: an administrator's statement reads no restricted comment's group or role, so it names no member.
+const ADMIN_SCOPE: DetailScope = { memberId: '', isAdmin: true };
 
 /**
  * The detail's statement compiled once per database handle for each shape it takes: a member's
- * scope or an administrator's, with or without the token's check. Building and compiling it
- * again cost about 55 µs of the service's CPU on every GET of a ticket (issue 15).
+ * or an administrator's, with or without the token's check. Building and compiling it again cost
+ * about 55 µs of the service's CPU on every GET of a ticket (issue 15).
  */
 const detailStatements = {
   member: {
-    checked: compiledTemplate(6, (key: string, memberId: string, projectIds: readonly string[], levelIds: readonly string[], hash: string, clock: string | null) =>
-      detailSql(key, memberScope(memberId, projectIds, levelIds), [hash, clock]),
+    checked: compiledTemplate(4, (key: string, memberId: string, hash: string, clock: string | null) =>
+      detailSql(key, { memberId, isAdmin: false }, [hash, clock]),
     ),
-    unchecked: compiledTemplate(4, (key: string, memberId: string, projectIds: readonly string[], levelIds: readonly string[]) =>
-      detailSql(key, memberScope(memberId, projectIds, levelIds), null),
-    ),
+    unchecked: compiledTemplate(2, (key: string, memberId: string) => detailSql(key, { memberId, isAdmin: false }, null)),
   },
   admin: {
     checked: compiledTemplate(3, (key: string, hash: string, clock: string | null) => detailSql(key, ADMIN_SCOPE, [hash, clock])),
@@ -252,22 +254,33 @@ const detailStatements = {
   },
 };
 
-function detailStatement(db: Kysely<DB>, key: string, scope: TicketScope, check: TokenCheckValues | null): CompiledQuery<DetailStatementRow> {
+function detailStatement(db: Kysely<DB>, key: string, scope: DetailScope, check: TokenCheckValues | null): CompiledQuery<DetailStatementRow> {
   if (scope.isAdmin) return check ? detailStatements.admin.checked(db, key, ...check) : detailStatements.admin.unchecked(db, key);
-  // every project without being an administrator: no member's scope has that shape today
-  if (scope.projectIds === null) return detailSql(key, scope, check).compile(db);
-  const { memberId, projectIds, levelIds } = scope;
-  return check
-    ? detailStatements.member.checked(db, key, memberId, projectIds, levelIds, ...check)
-    : detailStatements.member.unchecked(db, key, memberId, projectIds, levelIds);
+  return check ? detailStatements.member.checked(db, key, scope.memberId, ...check) : detailStatements.member.unchecked(db, key, scope.memberId);
 }
 
-/** One ticket by key with its children (detailSql), carrying the token's check when there is one to make. */
+function unplaced({ relation, key, summary, status_id }: LinkRead & Placed): LinkRead {
+  return { relation, key, summary, status_id };
+}
+
+/**
+ * The detail as the member may see it: its access flags, and only when both hold its children,
+ * with the links and subtasks to tickets they may see (null otherwise).
+ */
+function seenDetail(row: Omit<DetailStatementRow, 'token_check'>, scope: TicketScope): TicketDetailRead {
+  const access = ticketAccessOf(scope, row);
+  if (!isVisible(access)) return { ...row, ...access, comments: null, worklogs: null, links: null, subtasks: null, role_ids: null };
+  const links = row.links.filter((link) => isVisible(ticketAccessOf(scope, link))).map(unplaced);
+  const subtasks = row.subtasks.filter(([cells, level]) => isVisible(ticketAccessOf(scope, { project_id: cells[2], security_level_id: level }))).map(([cells]) => cells);
+  return { ...row, ...access, links, subtasks };
+}
+
+/** One ticket by key with its children (detailSql) as the member may see them, carrying the token's check when there is one to make. */
 export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope, tokenCheck?: PendingTokenCheck): Promise<TicketDetailRead | undefined> {
   const result = await db.executeQuery(detailStatement(db, normalizeKey(key), scope, tokenCheck?.values ?? null));
   const row = result.rows[0];
-  if (!row || !tokenCheck) return row;
+  if (!row) return undefined;
   const { token_check: check, ...read } = row;
-  tokenCheck.offer(check);
-  return read;
+  if (tokenCheck) tokenCheck.offer(check);
+  return seenDetail(read, scope);
 }

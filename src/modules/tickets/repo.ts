@@ -4,7 +4,7 @@ import { normalizeKey } from '../../core/names.ts';
 import type { StructureReader } from '../../core/structure-cache.ts';
 import { cachedProjectLabels } from '../projects/index.ts';
 import type { TicketsTable } from './tables.ts';
-import { ticketAccessColumns, type TicketAccess, type TicketScope } from './visibility.ts';
+import { ticketAccessOf, type TicketAccess, type TicketScope } from './visibility.ts';
 import { searchDocumentSet } from './search-document.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
@@ -50,13 +50,14 @@ export const ticketStateColumns = sql`
   t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
 
 /**
- * One ticket by key (case-insensitive) with whether the member may see it, in one query;
- * `forUpdate` locks its row so that concurrent changes to the same ticket run one after the other.
+ * One ticket by key (case-insensitive) with whether the member may see it (ticketAccessOf: the
+ * scope's lists as parameters of this statement were read at every bind, issue 15); `forUpdate`
+ * locks its row so that concurrent changes to the same ticket run one after the other.
  */
 export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false): Promise<(TicketState & TicketAccess) | undefined> {
   const lock = forUpdate ? sql`for update of t` : sql``;
-  const result = await sql<TicketState & TicketAccess>`/*prepare*/
-    select ${ticketStateColumns}, ${ticketAccessColumns(scope)}
+  const result = await sql<TicketState>`/*prepare*/
+    select ${ticketStateColumns}
     from tickets t
     join projects p on p.id = t.project_id
     join ticket_types tt on tt.id = t.type_id
@@ -64,7 +65,8 @@ export async function findTicketState(db: Kysely<DB>, key: string, scope: Ticket
     where t.key = ${normalizeKey(key)}
     ${lock}
   `.execute(db);
-  return result.rows[0];
+  const row = result.rows[0];
+  return row && { ...row, ...ticketAccessOf(scope, row) };
 }
 
 /** Everything a Ticket answer shows: the ticket's own columns and the names it refers to. */
@@ -131,16 +133,19 @@ export interface TicketListIds {
   component_ids: string[];
   fix_version_ids: string[];
   affected_version_ids: string[];
-  /** display value by field id; null when the ticket has none */
-  field_values: Record<string, string> | null;
+  /** [field id, display value] of each custom field the ticket has a value in */
+  field_values: [fieldId: string, display: string][];
 }
 
-/** SQL: the TicketListIds of ticket `t`, reading only the ticket's own link rows. */
+/**
+ * SQL: the TicketListIds of ticket `t`, reading only the ticket's own link rows. ARRAY subqueries,
+ * not aggregates, which PostgreSQL sets up for every execution at a larger cost (issue 15).
+ */
 export const ticketListIdColumns = sql`
-  coalesce((select array_agg(tc.component_id) from ticket_components tc where tc.ticket_id = t.id), '{}') as component_ids,
-  coalesce((select array_agg(tv.version_id) from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_version_ids,
-  coalesce((select array_agg(tv.version_id) from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_version_ids,
-  (select json_object_agg(fv.field_id, fv.display) from ticket_field_values fv where fv.ticket_id = t.id) as field_values`;
+  array(select tc.component_id from ticket_components tc where tc.ticket_id = t.id) as component_ids,
+  array(select tv.version_id from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'fix') as fix_version_ids,
+  array(select tv.version_id from ticket_versions tv where tv.ticket_id = t.id and tv.kind = 'affected') as affected_version_ids,
+  array_to_json(array(select json_build_array(fv.field_id, fv.display) from ticket_field_values fv where fv.ticket_id = t.id)) as field_values`;
 
 /**
  * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure but its

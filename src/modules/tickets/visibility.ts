@@ -6,8 +6,9 @@ import { memberRolesSql } from '../../policy/ability.ts';
 /**
  * Which tickets a member may see (spec 5.6, 7): those of projects they may see (project:view),
  * and of those, tickets with no security level or one granted to them — by member, by group, or
- * by a role they hold in the level's project. Decided in SQL only: one scope per request, one
- * builder per question, so search, a ticket's page, boards and links cannot disagree.
+ * by a role they hold in the level's project. One scope per request, one builder per question, so
+ * search, a ticket's page, boards and links cannot disagree; decided in SQL, except for one
+ * ticket read by key (ticketAccessOf).
  */
 export interface TicketScope {
   memberId: string;
@@ -83,9 +84,26 @@ export interface TicketAccess {
   level_granted: boolean;
 }
 
-/** SQL: the TicketAccess flags of ticket `t` as columns. */
-export function ticketAccessColumns(scope: TicketScope): RawBuilder<unknown> {
-  return sql`${projectVisibleSql(scope)} as project_visible, ${levelGrantedSql(scope)} as level_granted`;
+/** What TicketAccess is decided on: where the ticket is. */
+export interface TicketAccessFacts {
+  project_id: string;
+  security_level_id: string | null;
+}
+
+/**
+ * The TicketAccess of a ticket already read, decided in the process by the rule the builders above
+ * write in SQL (projectVisibleSql, levelGrantedSql), for a read of one ticket by key that
+ * filters nothing (its detail with its links and subtasks, its state before a change). The scope's
+ * lists as parameters were read again at every bind, a quarter of the detail's time in PostgreSQL
+ * (issue 15). The same scope decides both, and test/tickets holds them to the same answers.
+ */
+export function ticketAccessOf(scope: TicketScope, ticket: TicketAccessFacts): TicketAccess {
+  if (scope.isAdmin) return { project_visible: true, level_granted: true };
+  const level = ticket.security_level_id;
+  return {
+    project_visible: scope.projectIds === null || scope.projectIds.includes(ticket.project_id),
+    level_granted: level === null || scope.levelIds.includes(level),
+  };
 }
 
 /** A ticket in a project the member cannot see is 404 (like one that does not exist). */
