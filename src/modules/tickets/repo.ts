@@ -151,16 +151,17 @@ export const ticketListIdColumns = sql`
  * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure but its
  * people, components, versions and fields. Scalar subqueries rather than a ten-way join: each is
  * planned alone, which keeps planning (the larger cost of a one-row read, on PGlite especially) small.
+ * Lists are ARRAY subqueries (ticketListIdColumns).
  */
 export const ticketOwnColumns = sql`${ticketScalarColumns},
   (select display_name from members where id = t.assignee_id) as assignee_name,
   (select display_name from members where id = t.reporter_id) as reporter_name,
-  coalesce((select array_agg(c.name order by c.position) from ticket_components tc
-            join components c on c.id = tc.component_id where tc.ticket_id = t.id), '{}') as components,
-  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
-            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix'), '{}') as fix_versions,
-  coalesce((select array_agg(v.name order by v.position) from ticket_versions tv
-            join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected'), '{}') as affected_versions,
+  array(select c.name from ticket_components tc
+        join components c on c.id = tc.component_id where tc.ticket_id = t.id order by c.position) as components,
+  array(select v.name from ticket_versions tv
+        join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'fix' order by v.position) as fix_versions,
+  array(select v.name from ticket_versions tv
+        join versions v on v.id = tv.version_id where tv.ticket_id = t.id and tv.kind = 'affected' order by v.position) as affected_versions,
   (select json_object_agg(cf.key, fv.display order by cf.position) from ticket_field_values fv
     join custom_fields cf on cf.id = fv.field_id where fv.ticket_id = t.id) as fields`;
 
