@@ -202,16 +202,20 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     const matches = sources.length
       ? sql.join(sources, sql` union all `)
       : sql`select null::uuid as id, null::timestamptz as updated_at, 0 as rank where false`;
+    // One source names each ticket once and at most 250 of them, so it is the candidates as it
+    // is: merging it by id and cutting it again made PostgreSQL's part of a one-word search 29 %
+    // slower (issue 15). Several sources may name a ticket twice: its best rank counts.
+    const candidates =
+      sources.length === 1
+        ? sources[0]!
+        : sql`select id, max(rank) as rank, max(updated_at) as updated_at
+              from (${matches}) m group by id order by max(rank) desc limit ${MAX_CANDIDATES}`;
     // Relevance and update order need nothing beyond the candidates; other sorts read their tickets.
     const byCandidate = sort === 'relevance' || sort === 'updated';
     rows = await pageRows(
       ctx,
       sql`
-        with matches as (${matches}),
-        candidates as (
-          select id, max(rank) as rank, max(updated_at) as updated_at
-          from matches group by id order by max(rank) desc limit ${MAX_CANDIDATES}
-        )
+        with candidates as (${candidates})
         select x.id, x.rank, count(*) over () as total
         from candidates x ${byCandidate ? sql`` : sql`join tickets t on t.id = x.id ${sortJoins(sort)}`}
         order by ${byCandidate ? candidateOrder(sort) : orderBy(sort)}
