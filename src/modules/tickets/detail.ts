@@ -220,14 +220,11 @@ function detailSql(key: string, scope: DetailScope, check: TokenCheckValues | nu
 /** The member a detail's statement reads for: whose restricted comments and roles. */
 type DetailScope = Pick<TicketScope, 'memberId' | 'isAdmin'>;
 
-/** Where a ticket at the other end of a link or subtask is: what ticketAccessOf decides on. */
-type Placed = Pick<TicketAccessFacts, 'project_id' | 'security_level_id'>;
-
 /** The detail as its statement returns it: no access flags yet, and the ends of links and subtasks placed. */
 type DetailStatementRow = Omit<TicketDetailRead, keyof TicketAccess | 'links' | 'subtasks' | 'comments' | 'worklogs' | 'role_ids'> & {
   comments: AuthoredRead<CommentRow>[];
   worklogs: AuthoredRead<WorklogRow>[];
-  links: (LinkRead & Placed)[];
+  links: (LinkRead & TicketAccessFacts)[];
   subtasks: [cells: SummaryCells, securityLevelId: string | null][];
   role_ids: string[] | null;
   token_check?: unknown;
@@ -259,7 +256,8 @@ function detailStatement(db: Kysely<DB>, key: string, scope: DetailScope, check:
   return check ? detailStatements.member.checked(db, key, scope.memberId, ...check) : detailStatements.member.unchecked(db, key, scope.memberId);
 }
 
-function unplaced({ relation, key, summary, status_id }: LinkRead & Placed): LinkRead {
+/** A link without where its other end is, once ticketAccessOf has decided on it. */
+function unplaced({ relation, key, summary, status_id }: LinkRead & TicketAccessFacts): LinkRead {
   return { relation, key, summary, status_id };
 }
 
