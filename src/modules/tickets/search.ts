@@ -184,10 +184,12 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     // tens of thousands per request.
     const sources: RawBuilder<unknown>[] = [];
     if (words) {
-      sources.push(sql`(select r.id, r.updated_at, ts_rank(r.search_vector, ${tsquery}) as rank
-             from (select t.id, t.search_vector, t.updated_at from tickets t
-                   where t.search_vector @@ ${tsquery} and ${where}
-                   limit ${MAX_CANDIDATES}) r)`);
+      // Ranked in the scan's own output, which the limit stops after 250 rows: ranked above the
+      // limit, each candidate's whole document went up with it into the window that counts them
+      // (issue 15: the statement 5 % faster this way).
+      sources.push(sql`(select t.id, t.updated_at, ts_rank(t.search_vector, ${tsquery}) as rank from tickets t
+             where t.search_vector @@ ${tsquery} and ${where}
+             limit ${MAX_CANDIDATES})`);
     }
     if (words && (await anyRestrictedComments(ctx))) {
       sources.push(sql`(select t.id, t.updated_at, 0 as rank from tickets t
