@@ -202,3 +202,23 @@ describe('search: every comment a member may read stays searchable as the ticket
     expect(await keys('query=zeppelin', 'dev2')).toEqual([]);
   });
 });
+
+describe('search: a query’s matches are paged and sorted like any list', () => {
+  it('pages the matches of a query with limit and offset, with their total on every page', async () => {
+    const pages = await Promise.all([0, 10, 20].map(async (offset) => (await search(`query=bulk&limit=10&offset=${offset}`)).body));
+    expect(pages.map((p) => [p.total, p.tickets.length])).toEqual([[25, 10], [25, 10], [25, 5]]);
+    const found = pages.flatMap((p) => p.tickets.map((t: { summary: string }) => t.summary));
+    expect(new Set(found).size).toBe(25);
+    expect((await search('query=bulk&offset=30')).body).toMatchObject({ total: 25, tickets: [] });
+  });
+
+  it('sorts a query’s matches by most recently updated', async () => {
+    const dates = (await search('query=bulk&sort=updated&limit=25')).body.tickets.map((t: { updated_at: string }) => t.updated_at);
+    expect(dates).toHaveLength(25);
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+
+  it('orders matches of equal relevance most recently updated first', async () => {
+    expect(await summaries('query=bulk&limit=3')).toEqual(['Bulk item 24', 'Bulk item 23', 'Bulk item 22']);
+  });
+});
