@@ -143,6 +143,13 @@ interface PageRow {
  */
 type PageOrder = { by: 'tickets'; sort: TicketSort } | { by: 'candidates'; sort: 'relevance' | 'updated' };
 
+/** SQL: the page's rows `x` in their order, with the tickets joined where the order reads them. */
+function inPageOrder(order: PageOrder): RawBuilder<unknown> {
+  return order.by === 'candidates'
+    ? sql`order by ${candidateOrder(order.sort)}`
+    : sql`join tickets t on t.id = x.id ${sortJoins(order.sort)} order by ${orderBy(order.sort)}`;
+}
+
 /**
  * One page of tickets with what their summaries show, in one query. `page` selects the page's `id`s
  * (with `rank`, `updated_at` and `total` where it has them), and is named `x`.
@@ -153,19 +160,11 @@ async function pageRows(ctx: Context, page: RawBuilder<unknown>, order: PageOrde
   const { tokenCheck } = ctx;
   const plan = marker === FILTERS_ONLY ? 'prepared' : 'planned every time';
   const check = tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, plan)} as token_check` : sql``;
-  const rows =
-    order.by === 'candidates'
-      ? sql`select (select ${summaryCellsJson} from tickets t where t.id = x.id) as cells, x.total${check}
-            from page x
-            order by ${candidateOrder(order.sort)}`
-      : sql`select ${summaryCellsJson} as cells, x.total${check}
-            from page x
-            join tickets t on t.id = x.id
-            ${sortJoins(order.sort)}
-            order by ${orderBy(order.sort)}`;
+  const cells = order.by === 'candidates' ? sql`(select ${summaryCellsJson} from tickets t where t.id = x.id)` : summaryCellsJson;
   const result = await sql<PageRow & { token_check?: unknown }>`${marker}
     with page as (${page})
-    ${rows}
+    select ${cells} as cells, x.total${check}
+    from page x ${inPageOrder(order)}
   `.execute(ctx.db);
   const [first] = result.rows;
   if (first && tokenCheck) tokenCheck.offer(first.token_check);
@@ -236,8 +235,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       sql`
         with candidates as (${candidates})
         select x.id, x.rank, x.updated_at, count(*) over () as total
-        from candidates x ${order.by === 'candidates' ? sql`` : sql`join tickets t on t.id = x.id ${sortJoins(order.sort)}`}
-        order by ${order.by === 'candidates' ? candidateOrder(order.sort) : orderBy(order.sort)}
+        from candidates x ${inPageOrder(order)}
         limit ${limit} offset ${offset}`,
       order,
       sql``,
