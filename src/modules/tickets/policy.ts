@@ -7,7 +7,8 @@ import type { Permission } from '../../policy/permissions.ts';
 /**
  * Spec 5.6 for tickets, as a table: what each action on a ticket needs in the ticket's project.
  * A read token holds project:view alone (policy/permissions.ts), so it passes none of these.
- * Seeing a ticket is decided in SQL, and for one ticket read by key by the same rule in the process (visibility.ts).
+ * Seeing a ticket is decided in SQL, and for one ticket read by key by the same rule in the
+ * process (visibility.ts).
  */
 export const TICKET_POLICY = {
   create: { needs: ['ticket:create'], doing: 'create tickets in project {project}' },
