@@ -247,6 +247,18 @@ describe('protocol errors are JSON-RPC errors (spec 4.8, tool results)', () => {
     const reply = await post(JSON.stringify(request('ping')), { headers: { 'content-type': 'text/plain' } });
     expect(reply.status).toBe(415);
   });
+
+  it('JSON named with a UTF-8 charset is read; JSON in another charset is 415', async () => {
+    const message = request('ping');
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"']) {
+      const reply = await post(JSON.stringify(message), { headers: { 'content-type': type } });
+      expect(reply.status, type).toBe(200);
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: message.id, result: {} });
+    }
+    const refused = await post(JSON.stringify(request('ping')), { headers: { 'content-type': 'application/json; charset=utf-16' } });
+    expect(refused.status).toBe(415);
+    expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+  });
 });
 
 // The token's check of a principal the process holds waits for the body: a read tool's statement

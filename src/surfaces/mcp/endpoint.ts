@@ -116,7 +116,11 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
 
   // The body is parsed here, not by Fastify, so that bad JSON is a JSON-RPC parse error (-32700).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  const asText = (_request: FastifyRequest, body: string | Buffer, done: (error: null, body: unknown) => void) => done(null, body);
+  // JSON by its name too: Fastify remembers a parser found by name, but parses the header afresh
+  // for the catch-all on every request (about 2 µs of each call).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, asText);
+  app.addContentTypeParser('*', { parseAs: 'string' }, asText);
 
   app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
     // a body refused before the handler (too large) waits for the token's check like any answer
