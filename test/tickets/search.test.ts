@@ -222,3 +222,30 @@ describe('search: a query’s matches are paged and sorted like any list', () =>
     expect(await summaries('query=bulk&limit=3')).toEqual(['Bulk item 24', 'Bulk item 23', 'Bulk item 22']);
   });
 });
+
+describe('search: a query’s filters and order follow each change to a ticket at once', () => {
+  const write = (method: 'POST' | 'PUT' | 'PATCH', path: string, body: Record<string, unknown>) =>
+    service.request(method, `/api/v1${path}`, { token: tokens.lee, body });
+
+  it('filters a query’s matches by the status a transition gave and the assignee an assignment gave', async () => {
+    const key = (await write('POST', '/tickets', { project: 'TIX', summary: 'Marsupial census' })).body.key;
+    expect(await keys('query=marsupial&status=todo')).toEqual([key]);
+    expect(await keys('query=marsupial&assignee=unassigned')).toEqual([key]);
+    expect((await write('POST', `/tickets/${key}/transitions`, { transition: 'Start' })).status).toBe(200);
+    expect((await write('PUT', `/tickets/${key}/assignee`, { assignee: 'Dev Two' })).status).toBe(200);
+    expect(await keys('query=marsupial&status=todo')).toEqual([]);
+    expect(await keys('query=marsupial&status=in_progress')).toEqual([key]);
+    expect(await keys('query=marsupial&assignee=unassigned')).toEqual([]);
+    expect(await keys('query=marsupial&assignee=Dev%20Two&status=open')).toEqual([key]);
+    expect(await keys('query=marsupial&assignee=me', 'dev2')).toEqual([key]);
+  });
+
+  it('puts the ticket changed last first among matches of equal relevance, and in the updated order', async () => {
+    const first = (await write('POST', '/tickets', { project: 'TIX', summary: 'Bandicoot survey' })).body.key;
+    const second = (await write('POST', '/tickets', { project: 'TIX', summary: 'Bandicoot survey' })).body.key;
+    expect(await keys('query=bandicoot')).toEqual([second, first]);
+    expect((await write('PATCH', `/tickets/${first}`, { priority: 'High' })).status).toBe(200);
+    expect(await keys('query=bandicoot')).toEqual([first, second]);
+    expect(await keys('query=bandicoot&sort=updated')).toEqual([first, second]);
+  });
+});
