@@ -8,6 +8,7 @@ import { hooks, registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { SerializerMode } from './core/serialization.ts';
 import type { Database } from './storage/database.ts';
+import { scheduleMaintenance } from './storage/embedded-maintenance.ts';
 import { oauthServer } from './oauth/index.ts';
 import { registerCors } from './surfaces/cors.ts';
 import { LiveEvents } from './notifications/live-events.ts';
@@ -74,6 +75,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Open event streams would hold a drain and a close forever: both end them first.
   app.decorate('drain', installDraining(app, () => liveEvents.endStreams()).drain);
   app.addHook('preClose', async () => liveEvents.close());
+  const { maintain } = database;
+  if (maintain) {
+    let schedule: ReturnType<typeof scheduleMaintenance> | null = null;
+    app.addHook('onReady', async () => {
+      schedule = scheduleMaintenance(maintain, app.log);
+    });
+    app.addHook('onClose', async () => schedule?.stop());
+  }
 
   const runtime: Runtime = {
     db: database.db,

@@ -1,5 +1,10 @@
+/** A query's words, lower-cased, at most 16 of them (each is searched as itself and as a beginning). */
+export function searchWords(query: string): string[] {
+  return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 16);
+}
+
 /** Words and their beginnings (`word:*`) as a `to_tsquery` text, all of them required; null when the query has no words. */
 export function prefixQuery(query: string): string | null {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length ? words.slice(0, 16).map((w) => `${w}:*`).join(' & ') : null;
+  const words = searchWords(query);
+  return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }

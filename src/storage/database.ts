@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { maintainTables, type MaintenanceDone } from './embedded-maintenance.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { pgTypes } from './pg-types.ts';
 import { preparingPool, type QueryCounter } from './prepared.ts';
@@ -35,6 +36,11 @@ export interface Database {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** The embedded engine, for dumping a template in tests; null on PostgreSQL. */
   pglite: PGlite | null;
+  /**
+   * PGlite: vacuums and analyzes the tables due, as autovacuum would (embedded-maintenance.ts).
+   * Null on PostgreSQL, whose autovacuum does it.
+   */
+  maintain: (() => Promise<MaintenanceDone[]>) | null;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,9 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((stop) => () => stop()),
     pglite,
+    // through the pool, not the engine itself, so a pass waits its turn between transactions; and
+    // not counted with the requests' statements
+    maintain: () => maintainTables((text) => pool.query(text)),
     async close() {
       await db.destroy();
       await pglite.close();
@@ -124,6 +133,7 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onMessage) => listenOnPostgres(target, channel, onMessage),
     pglite: null,
+    maintain: null,
     async close() {
       await db.destroy();
     },
