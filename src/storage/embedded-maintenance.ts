@@ -41,7 +41,7 @@ const DUE = `
   where s.schemaname = current_schema()
   order by c.relname`;
 
-export async function tablesDue(send: Send): Promise<TableDue[]> {
+async function tablesDue(send: Send): Promise<TableDue[]> {
   const { rows } = await send(DUE);
   return (rows as { table: string; vacuum: boolean; analyze: boolean }[])
     .filter((row) => row.vacuum || row.analyze)

@@ -1,4 +1,4 @@
-import { prefixQuery, searchWords } from '../../core/search-words.ts';
+import { prefixQueryOf, searchWords } from '../../core/search-words.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { tokenCheckColumn } from '../../core/token-check.ts';
@@ -13,10 +13,14 @@ import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
 import { pageWindow } from '../../storage/page-window.ts';
 import { PREPARE } from '../../storage/prepared.ts';
+import { uuidListSql, uuidSql, type Binding } from '../../storage/parameter-binding.ts';
 import { matchesAreCommon, wordFrequencies } from './word-frequencies.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
 export const MAX_CANDIDATES = 250;
+
+/** The cap as a constant of the statement: a generic plan would guess a parameter's LIMIT. */
+const CANDIDATES_LIMIT = sql.lit(MAX_CANDIDATES);
 
 const restrictedComments = new StructureKind<boolean>('restricted-comments');
 
@@ -54,27 +58,28 @@ async function labelNamesIn(ctx: Context, projectIds: readonly string[]): Promis
   return rows.map((r) => r.name);
 }
 
-async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<RawBuilder<boolean>[]> {
+/** The filters' conditions, their values bound as the statement is planned (storage/parameter-binding.ts). */
+async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketScope, binding: Binding): Promise<RawBuilder<boolean>[]> {
   // Security levels are decided in the query, not read beforehand. A project named is one the
   // member may see (searchedProjects), so its tickets need only the level test: the planner then
   // estimates one project's rows, not a list's, and counts from tickets_project_status_idx.
   const searched = await searchedProjects(ctx, input, scope);
   const conditions: RawBuilder<boolean>[] = searched.named
-    ? [sql<boolean>`t.project_id = ${searched.named.id}`, levelGrantedSql(scope)]
-    : [visibleTicketSql(scope)];
+    ? [sql<boolean>`t.project_id = ${uuidSql(searched.named.id, binding)}`, levelGrantedSql(scope, 't', binding)]
+    : [visibleTicketSql(scope, 't', binding)];
   if (input.status !== undefined) {
     const wanted = input.status;
     const statusIds = (await cachedStatusCategories(ctx))
       .filter((s) => (wanted === 'open' ? s.category !== 'done' : s.category === wanted))
       .map((s) => s.id);
-    conditions.push(sql<boolean>`t.status_id = any(${statusIds}::uuid[])`);
+    conditions.push(sql<boolean>`t.status_id = any(${uuidListSql(statusIds, binding)})`);
   }
   if (input.assignee !== undefined) {
     if (normalizeName(input.assignee) === 'unassigned') conditions.push(sql<boolean>`t.assignee_id is null`);
-    else conditions.push(sql<boolean>`t.assignee_id = ${(await resolvePerson(ctx, input.assignee, '/assignee')).id}`);
+    else conditions.push(sql<boolean>`t.assignee_id = ${uuidSql((await resolvePerson(ctx, input.assignee, '/assignee')).id, binding)}`);
   }
   if (input.reporter !== undefined) {
-    conditions.push(sql<boolean>`t.reporter_id = ${(await resolvePerson(ctx, input.reporter, '/reporter')).id}`);
+    conditions.push(sql<boolean>`t.reporter_id = ${uuidSql((await resolvePerson(ctx, input.reporter, '/reporter')).id, binding)}`);
   }
   if (input.label !== undefined) {
     const label = resolveName(await labelNamesIn(ctx, searched.ids), normalizeLabel(input.label), { pointer: '/label', what: 'label', names: (l) => [l] });
@@ -82,7 +87,7 @@ async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketS
     // index: a join on the name made the count hash every row of ticket_labels (28 ms for one
     // project's label on the bench data; 1.3 ms this way).
     conditions.push(sql<boolean>`t.id in (select tl.ticket_id from ticket_labels tl where tl.label_id = any(array(
-      select l.id from labels l where l.project_id = any(${searched.ids}::uuid[]) and l.name = ${label})))`);
+      select l.id from labels l where l.project_id = any(${uuidListSql(searched.ids, binding)}) and l.name = ${label})))`);
   }
   if (input.type !== undefined) {
     const typeNames = (await Promise.all(searched.ids.map((id) => projectStructure(ctx, id)))).flatMap((s) => s.ticket_types);
@@ -109,12 +114,12 @@ function orderBy(sort: TicketSort): RawBuilder<unknown> {
 }
 
 /**
- * Without a query a search is one of a few fixed shapes (which filters, which sort), so it is sent
- * as a prepared statement: parsed once per connection, and planned once (storage/page-window.ts).
- * With a query it is planned for its words every time (storage/prepared.ts: a generic plan for
- * search was slower).
+ * A search of one of a few fixed shapes (which filters, which sort) is sent as a prepared
+ * statement: parsed once per connection, and planned once (storage/page-window.ts). That is a
+ * search without words, and one whose words are common (below). Other words are planned for on
+ * every request (storage/prepared.ts: a generic plan for search by the index was slower).
  */
-const FILTERS_ONLY = sql.raw(PREPARE);
+const PREPARED = sql.raw(PREPARE);
 
 /** The same orders over the candidates' own columns (search with a query). */
 function candidateOrder(sort: 'relevance' | 'updated'): RawBuilder<unknown> {
@@ -155,14 +160,14 @@ function inPageOrder(order: PageOrder): RawBuilder<unknown> {
  * One page of tickets with what their summaries show, in one query. `page` selects the page's `id`s
  * (with `rank`, `updated_at` and `total` where it has them), and is named `x`.
  */
-async function pageRows(ctx: Context, page: RawBuilder<unknown>, order: PageOrder, marker: RawBuilder<unknown>): Promise<PageRow[]> {
+async function pageRows(ctx: Context, page: RawBuilder<unknown>, order: PageOrder, prepared: boolean): Promise<PageRow[]> {
   // A statement planned for its words on every request calls the check through the function
   // that keeps its own plan (migration 0023), so it does not plan the check's joins each time.
   const { tokenCheck } = ctx;
-  const plan = marker === FILTERS_ONLY ? 'prepared' : 'planned every time';
+  const plan = prepared ? 'prepared' : 'planned every time';
   const check = tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, plan)} as token_check` : sql``;
   const cells = order.by === 'candidates' ? sql`(select ${summaryCellsJson} from tickets t where t.id = x.id)` : summaryCellsJson;
-  const result = await sql<PageRow & { token_check?: unknown }>`${marker}
+  const result = await sql<PageRow & { token_check?: unknown }>`${prepared ? PREPARED : sql``}
     with page as (${page})
     select ${cells} as cells, x.total${check}
     from page x ${inPageOrder(order)}
@@ -182,22 +187,28 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
   const scope = await ticketScope(ctx);
-  const conditions = await filterConditions(ctx, input, scope);
-  const where = sql.join(conditions, sql` and `);
   const query = input.query?.trim() ?? '';
+  const queryWords = searchWords(query);
+  const words = prefixQueryOf(queryWords);
+  // For words common enough, the match is written as the operator's function, which no index
+  // serves: the planner then reads the scope's own rows (or the table) until it has the
+  // candidates, instead of taking every ticket holding each word from the search index first
+  // (word-frequencies.ts). Which tickets match is the same either way.
+  const common = words !== null && matchesAreCommon(await wordFrequencies(ctx), queryWords, MAX_CANDIDATES);
+  // That function's estimate does not depend on the words, so with the lists opaque too no plan
+  // depends on a value: the statement is prepared and PostgreSQL keeps its generic plan. Planning
+  // was about a fifth of such a search's time in PostgreSQL (issue 15).
+  const conditions = await filterConditions(ctx, input, scope, common ? 'opaque' : 'planned for');
+  const where = sql.join(conditions, sql` and `);
   let rows: PageRow[];
   let total: number;
 
   if (query !== '') {
     const sort = input.sort ?? 'relevance';
-    const words = prefixQuery(query);
     const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
-    const tsquery = sql`to_tsquery('simple', ${words ?? ''})`;
-    // For words common enough, the match is written as the operator's function, which no index
-    // serves: the planner then reads the scope's own rows (or the table) until it has the
-    // candidates, instead of taking every ticket holding each word from the search index first
-    // (word-frequencies.ts). Which tickets match is the same either way.
-    const common = words !== null && matchesAreCommon(await wordFrequencies(ctx), searchWords(query), MAX_CANDIDATES);
+    // In the prepared form the words are a parameter, made a query once per execution (an
+    // InitPlan), not once per row read.
+    const tsquery = common ? sql`(select to_tsquery('simple', ${words}))` : sql`to_tsquery('simple', ${words ?? ''})`;
     const matching = common ? sql`ts_match_vq(t.search_vector, ${tsquery})` : sql`t.search_vector @@ ${tsquery}`;
     // Up to three sources of candidates, each capped: the ticket's document, restricted comments
     // the member may read (when the workspace has any), and the exact key (ranked first so the cap
@@ -211,14 +222,14 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       // (issue 15: the statement 5 % faster this way).
       sources.push(sql`(select t.id, t.updated_at, ts_rank(t.search_vector, ${tsquery}) as rank from tickets t
              where ${matching} and ${where}
-             limit ${MAX_CANDIDATES})`);
+             limit ${CANDIDATES_LIMIT})`);
     }
     if (words && (await anyRestrictedComments(ctx))) {
       sources.push(sql`(select t.id, t.updated_at, 0 as rank from tickets t
              where t.id in (select c.ticket_id from comments c join tickets t on t.id = c.ticket_id
                             where c.visibility = 'restricted' and c.search_vector @@ ${tsquery} and ${readableCommentSql(scope)})
                and ${where}
-             limit ${MAX_CANDIDATES})`);
+             limit ${CANDIDATES_LIMIT})`);
     }
     // Only for a query that could be a key: the branch, planned for nothing, was a tenth of a
     // search's time in PostgreSQL, which plans a search for its words on every request (issue 15).
@@ -234,7 +245,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       sources.length === 1
         ? sources[0]!
         : sql`select id, max(rank) as rank, max(updated_at) as updated_at
-              from (${matches}) m group by id order by max(rank) desc limit ${MAX_CANDIDATES}`;
+              from (${matches}) m group by id order by max(rank) desc limit ${CANDIDATES_LIMIT}`;
     // Relevance and update order need nothing beyond the candidates; other sorts read their tickets.
     const order: PageOrder = sort === 'relevance' || sort === 'updated' ? { by: 'candidates', sort } : { by: 'tickets', sort };
     rows = await pageRows(
@@ -243,9 +254,9 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
         with candidates as (${candidates})
         select x.id, x.rank, x.updated_at, count(*) over () as total
         from candidates x ${inPageOrder(order)}
-        limit ${limit} offset ${offset}`,
+        ${common ? pageWindow(limit, offset) : sql`limit ${limit} offset ${offset}`}`,
       order,
-      sql``,
+      common,
     );
     total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`
       with matches as (${matches})
@@ -262,9 +273,9 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
         from tickets t ${sortJoins(sort)} where ${where}
         order by ${orderBy(sort)} ${pageWindow(limit, offset)}`,
       { by: 'tickets', sort },
-      FILTERS_ONLY,
+      true,
     );
-    total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`${FILTERS_ONLY} ${count}`);
+    total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`${PREPARED} ${count}`);
   }
 
   return {

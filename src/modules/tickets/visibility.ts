@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
+import { uuidListSql, type Binding } from '../../storage/parameter-binding.ts';
 
 /**
  * Which tickets a member may see (spec 5.6, 7): those of projects they may see (project:view),
@@ -49,22 +50,22 @@ export function ticketScope(ctx: Context): Promise<TicketScope> {
 }
 
 /** SQL: the ticket under `alias` is in a project the member may see. */
-export function projectVisibleSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
+export function projectVisibleSql(scope: TicketScope, alias = 't', lists: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin || scope.projectIds === null) return sql<boolean>`true`;
-  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${scope.projectIds}::uuid[]))`;
+  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${uuidListSql(scope.projectIds, lists)}))`;
 }
 
 /** SQL: the ticket under `alias` has no security level, or one granted to the member (given as a parameter). */
-export function levelGrantedSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
+export function levelGrantedSql(scope: TicketScope, alias = 't', lists: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
   const level = sql.ref(`${alias}.security_level_id`);
-  return sql<boolean>`(${level} is null or ${level} = any(${scope.levelIds}::uuid[]))`;
+  return sql<boolean>`(${level} is null or ${level} = any(${uuidListSql(scope.levelIds, lists)}))`;
 }
 
 /** SQL: the ticket under `alias` is one the member may see. */
-export function visibleTicketSql(scope: TicketScope, alias = 't'): RawBuilder<boolean> {
+export function visibleTicketSql(scope: TicketScope, alias = 't', lists: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
-  return sql<boolean>`(${projectVisibleSql(scope, alias)} and ${levelGrantedSql(scope, alias)})`;
+  return sql<boolean>`(${projectVisibleSql(scope, alias, lists)} and ${levelGrantedSql(scope, alias, lists)})`;
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */
