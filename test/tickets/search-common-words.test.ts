@@ -106,7 +106,7 @@ describe('search: a common word is planned once per connection, not on every req
       Array.from({ length: 10 }, () =>
         sql<{ pid: number; generic: number; custom: number }>`
           select pg_backend_pid() as pid, coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
-          from pg_prepared_statements where statement like '%ts\_match\_vq%'`.execute(service.db),
+          from pg_prepared_statements where statement like '%ts\\_match\\_vq%'`.execute(service.db),
       ),
     );
     const byConnection = new Map(reads.map((read) => [read.rows[0]!.pid, read.rows[0]!]));
