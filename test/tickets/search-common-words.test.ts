@@ -26,11 +26,6 @@ const RARE_KEY = `TIX-${PER_PROJECT + 100}`;
  */
 async function harbourWorkspace(): Promise<string> {
   const workspace = parse(await readFile(new URL('tickets-workspace.yaml', FIXTURES), 'utf8')) as { projects: { key: string; name: string; tickets: object[] }[] };
-  const other = workspace.projects.find((p) => p.key === 'OTHER')!;
-  for (let n = 1; n <= SMALL_PROJECTS; n += 1) {
-    const tickets = Array.from({ length: PER_SMALL_PROJECT }, (_, i) => ({ number: i + 1, summary: `Harbour crane ${i}`, reporter: 'lee@example.com' }));
-    workspace.projects.push({ ...other, key: `H${n}`, name: `Harbour ${n}`, tickets });
-  }
   for (const project of workspace.projects) {
     for (let i = 0; i < PER_PROJECT; i += 1) {
       const number = 100 + i;
@@ -40,6 +35,11 @@ async function harbourWorkspace(): Promise<string> {
     }
   }
   workspace.projects.find((p) => p.key === 'TIX')!.tickets.push({ number: PER_PROJECT + 100, summary: 'Harbour crane with a zeppelin mooring', reporter: 'lee@example.com' });
+  const other = workspace.projects.find((p) => p.key === 'OTHER')!;
+  for (let n = 1; n <= SMALL_PROJECTS; n += 1) {
+    const tickets = Array.from({ length: PER_SMALL_PROJECT }, (_, i) => ({ number: i + 1, summary: `Harbour crane ${i}`, reporter: 'lee@example.com' }));
+    workspace.projects.push({ ...other, key: `H${n}`, name: `Harbour ${n}`, tickets });
+  }
   return stringify(workspace);
 }
 
