@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { maintainTables, type MaintenanceDone } from './embedded-maintenance.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { pgTypes } from './pg-types.ts';
+import { pgliteClientConfig } from './pglite-connection.ts';
 import { preparingPool, type QueryCounter } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -83,7 +83,8 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
   // on PostgreSQL (openPostgres)
   await pglite.exec(`set time zone 'UTC'; set atrium.events_always = 'on'; set synchronize_seqscans = off`);
   // One connection: Kysely's pool of one queues every transaction behind the previous one.
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: pgTypes });
+  const channels = new SessionChannels();
+  const pool = new pg.Pool({ ...pgliteClientConfig(pglite, channels.notified), max: 1, types: pgTypes });
   const queries: QueryCounter = { count: 0 };
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, queries) }) });
   return {
@@ -91,7 +92,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
     engine: 'pglite',
     queries,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((stop) => () => stop()),
+    listen: (channel, onMessage) => channels.listen(channel, onMessage, (text) => pool.query(text)),
     pglite,
     // through the pool, not the engine itself, so a pass waits its turn between transactions; and
     // not counted with the requests' statements
@@ -102,6 +103,35 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
       release();
     },
   };
+}
+
+/**
+ * LISTEN in PGlite's one session, sent through the pool so that it waits its turn between
+ * transactions; the NOTIFYs come back on the pool's connection (pglite-connection.ts).
+ */
+class SessionChannels {
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+
+  readonly notified = (channel: string, payload: string): void => {
+    for (const listener of this.#listeners.get(channel) ?? []) listener(payload);
+  };
+
+  async listen(channel: string, onMessage: (payload: string) => void, run: (text: string) => Promise<unknown>): Promise<() => Promise<void>> {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) {
+      this.#listeners.set(channel, (listeners = new Set()));
+      await run(`listen ${pg.escapeIdentifier(channel)}`);
+    }
+    // a function of its own, so the same callback given twice is removed once per stop
+    const listener = (payload: string) => onMessage(payload);
+    listeners.add(listener);
+    return async () => {
+      listeners.delete(listener);
+      if (listeners.size > 0 || this.#listeners.get(channel) !== listeners) return;
+      this.#listeners.delete(channel);
+      await run(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
+    };
+  }
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): Database {

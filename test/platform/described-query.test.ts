@@ -1,10 +1,10 @@
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/database.ts';
 import { DescribedQuery } from '../../src/storage/described-query.ts';
 import { pgTypes } from '../../src/storage/pg-types.ts';
+import { pgliteClientConfig } from '../../src/storage/pglite-connection.ts';
 import { openTestDatabase, postgresServerUrl } from '../helpers/database.ts';
 
 // Issue 15: a named statement is described once per connection; its later runs take the result's
@@ -33,7 +33,7 @@ interface Client {
 async function connect(): Promise<Client> {
   let config: pg.ClientConfig;
   if (database.pglite) {
-    config = { ...createPgConfig(database.pglite), types: pgTypes };
+    config = { ...pgliteClientConfig(database.pglite, () => {}), types: pgTypes };
   } else {
     const name = (await sql<{ name: string }>`select current_database() as name`.execute(database.db)).rows[0]!.name;
     const url = new URL(postgresServerUrl()!);
