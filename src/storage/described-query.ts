@@ -29,6 +29,11 @@ const shapes = new WeakMap<Connection, Map<string, Shape>>();
 
 const skipDescribe = () => {};
 
+/** Forgets what the connection's statements answer, once they are deallocated (prepared.ts). */
+export function forgetShapes(connection: object): void {
+  shapes.delete(connection as Connection);
+}
+
 /**
  * A named statement's execution without the Describe message, once the connection has described
  * it. pg asks PostgreSQL to describe the portal at every execution, then reads the RowDescription

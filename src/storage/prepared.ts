@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { withArrayTexts } from './array-parameters.ts';
-import { DescribedQuery } from './described-query.ts';
+import { DescribedQuery, forgetShapes } from './described-query.ts';
 
 /**
  * Named (prepared) statements for the hot queries that ask for them. A query whose text holds
@@ -36,21 +36,61 @@ export interface QueryCounter {
 }
 
 /** A marked statement run under its name, described only on its connection's first run (described-query.ts). */
-function runNamed(query: (submittable: DescribedQuery) => unknown, text: string, values: unknown): Promise<pg.QueryResult> {
+function runNamed(query: (submittable: DescribedQuery) => unknown, name: string, text: string, values: unknown): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    query(new DescribedQuery(named(text), text, values as unknown[] | undefined, (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult))));
+    query(new DescribedQuery(name, text, values as unknown[] | undefined, (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult))));
   });
+}
+
+/**
+ * Statements one connection keeps prepared at most. Each holds its plan in the server's memory
+ * until the connection closes, and a statement's shape can vary (a search's filters, sort and
+ * first page's limit), so a client cycling through shapes would otherwise grow it without end.
+ * The service's fixed hot statements are far fewer.
+ */
+export const MAX_PREPARED_PER_CONNECTION = 200;
+
+/** pg's record of the statements a connection has prepared (lib/connection.js; pglite-connection.ts keeps the same). */
+interface PgConnection {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+}
+
+/**
+ * The names each connection has prepared since it opened or last deallocated them. By connection,
+ * not client: PGlite's pool hands its one session to each new client in turn.
+ */
+const preparedOn = new WeakMap<PgConnection, Set<string>>();
+
+/** `DEALLOCATE ALL` on the connection, and pg told so: its statements are prepared again on their next run. */
+async function deallocateAll(query: (...args: unknown[]) => unknown, connection: PgConnection): Promise<void> {
+  await query('deallocate all');
+  connection.parsedStatements = {};
+  connection.submittedNamedStatements = {};
+  forgetShapes(connection);
 }
 
 /** The client with its `query` naming marked statements and writing frozen lists once (array-parameters.ts). */
 function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const { connection } = client as unknown as { connection: PgConnection };
+  const names = preparedOn.get(connection) ?? new Set<string>();
+  preparedOn.set(connection, names);
+  const runMarked = async (text: string, values: unknown) => {
+    const name = named(text);
+    if (!names.has(name) && names.size >= MAX_PREPARED_PER_CONNECTION) {
+      await deallocateAll(query, connection);
+      names.clear();
+    }
+    names.add(name);
+    return runNamed(query, name, text, values);
+  };
   const wrapped = ((...args: unknown[]) => {
     counter.count += 1;
     const [text, values] = args;
     if (typeof text !== 'string' || !(values === undefined || Array.isArray(values))) return query(...args);
     if (values) args[1] = withArrayTexts(values);
-    return text.includes(PREPARE) ? runNamed(query, text, args[1]) : query(...args);
+    return text.includes(PREPARE) ? runMarked(text, args[1]) : query(...args);
   }) as pg.PoolClient['query'];
   return Object.assign(Object.create(client) as pg.PoolClient, { query: wrapped });
 }
