@@ -19,3 +19,8 @@ export function uuidSql(id: string, binding: Binding): RawBuilder<string> {
 export function uuidListSql(ids: readonly string[], binding: Binding): RawBuilder<string[]> {
   return binding === 'opaque' ? sql<string[]>`(select ${ids}::uuid[])::uuid[]` : sql<string[]>`${ids}::uuid[]`;
 }
+
+/** SQL: a text as a parameter, bound as `binding` says. */
+export function textSql(text: string, binding: Binding): RawBuilder<string> {
+  return binding === 'opaque' ? sql<string>`(select ${text}::text)` : sql<string>`${text}`;
+}

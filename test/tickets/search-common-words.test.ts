@@ -113,7 +113,7 @@ describe('search: a common word is planned once per connection, not on every req
     return [...byConnection.values()].reduce((sum, p) => ({ generic: sum.generic + p.generic, custom: sum.custom + p.custom }), { generic: 0, custom: 0 });
   };
 
-  for (const query of ['query=harb', 'query=harb&project=TIX', 'query=crane&project=TIX&assignee=unassigned&status=open']) {
+  for (const query of ['query=harb', 'query=harb&project=TIX', 'query=crane&project=TIX&assignee=unassigned&status=open', 'query=harb&type=task']) {
     it(`keeps the generic plan of ${query}`, async () => {
       const before = await plans();
       for (let i = 0; i < 12; i += 1) expect((await search(query)).total).toBe(250);

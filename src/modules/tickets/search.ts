@@ -13,7 +13,7 @@ import type { SearchQuery, TicketSearchResult } from './schemas.ts';
 import { pageTotal } from '../../storage/page-total.ts';
 import { pageWindow } from '../../storage/page-window.ts';
 import { PREPARE } from '../../storage/prepared.ts';
-import { uuidListSql, uuidSql, type Binding } from '../../storage/parameter-binding.ts';
+import { textSql, uuidListSql, uuidSql, type Binding } from '../../storage/parameter-binding.ts';
 import { matchesAreCommon, wordFrequencies } from './word-frequencies.ts';
 
 /** Spec 8: with a query the search engine returns at most 250 candidates (total stops there). */
@@ -92,7 +92,7 @@ async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketS
   if (input.type !== undefined) {
     const typeNames = (await Promise.all(searched.ids.map((id) => projectStructure(ctx, id)))).flatMap((s) => s.ticket_types);
     const type = resolveName(typeNames, input.type, { pointer: '/type', what: 'ticket type', names: (t) => [t] });
-    conditions.push(sql<boolean>`t.type_id in (select id from ticket_types where lower(name) = ${normalizeName(type)})`);
+    conditions.push(sql<boolean>`t.type_id in (select id from ticket_types where lower(name) = ${textSql(normalizeName(type), binding)})`);
   }
   return conditions;
 }
@@ -120,6 +120,38 @@ function orderBy(sort: TicketSort): RawBuilder<unknown> {
  * every request (storage/prepared.ts: a generic plan for search by the index was slower).
  */
 const PREPARED = sql.raw(PREPARE);
+
+/**
+ * How a search with words is sent. For common words (word-frequencies.ts) the match is written as
+ * the operator's function, whose estimate does not depend on the words; with the filters' values
+ * opaque too (storage/parameter-binding.ts), no plan depends on a value, so the statement is
+ * prepared and PostgreSQL keeps its generic plan. The words are then a parameter made a query once
+ * per execution (an InitPlan), not once per row read. Other words are planned for on every
+ * request: whether the search index or the table is the faster source depends on how common they are.
+ */
+interface WordsForm {
+  prepared: boolean;
+  binding: Binding;
+  tsquery(words: string): RawBuilder<unknown>;
+  matching(tsquery: RawBuilder<unknown>): RawBuilder<boolean>;
+  window(limit: number, offset: number): RawBuilder<unknown>;
+}
+
+const COMMON_WORDS: WordsForm = {
+  prepared: true,
+  binding: 'opaque',
+  tsquery: (words) => sql`(select to_tsquery('simple', ${words}))`,
+  matching: (tsquery) => sql<boolean>`ts_match_vq(t.search_vector, ${tsquery})`,
+  window: pageWindow,
+};
+
+const OTHER_WORDS: WordsForm = {
+  prepared: false,
+  binding: 'planned for',
+  tsquery: (words) => sql`to_tsquery('simple', ${words})`,
+  matching: (tsquery) => sql<boolean>`t.search_vector @@ ${tsquery}`,
+  window: (limit, offset) => sql`limit ${limit} offset ${offset}`,
+};
 
 /** The same orders over the candidates' own columns (search with a query). */
 function candidateOrder(sort: 'relevance' | 'updated'): RawBuilder<unknown> {
@@ -190,15 +222,12 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   const query = input.query?.trim() ?? '';
   const queryWords = searchWords(query);
   const words = prefixQueryOf(queryWords);
-  // For words common enough, the match is written as the operator's function, which no index
-  // serves: the planner then reads the scope's own rows (or the table) until it has the
-  // candidates, instead of taking every ticket holding each word from the search index first
-  // (word-frequencies.ts). Which tickets match is the same either way.
-  const common = words !== null && matchesAreCommon(await wordFrequencies(ctx), queryWords, MAX_CANDIDATES);
-  // That function's estimate does not depend on the words, so with the lists opaque too no plan
-  // depends on a value: the statement is prepared and PostgreSQL keeps its generic plan. Planning
-  // was about a fifth of such a search's time in PostgreSQL (issue 15).
-  const conditions = await filterConditions(ctx, input, scope, common ? 'opaque' : 'planned for');
+  // For words common enough, the match is one no index serves: the planner then reads the scope's
+  // own rows (or the table) until it has the candidates, instead of taking every ticket holding
+  // each word from the search index first (word-frequencies.ts). Which tickets match is the same
+  // either way; planning was about a fifth of such a search's time in PostgreSQL (issue 15).
+  const form = words !== null && matchesAreCommon(await wordFrequencies(ctx), queryWords, MAX_CANDIDATES) ? COMMON_WORDS : OTHER_WORDS;
+  const conditions = await filterConditions(ctx, input, scope, form.binding);
   const where = sql.join(conditions, sql` and `);
   let rows: PageRow[];
   let total: number;
@@ -206,10 +235,8 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   if (query !== '') {
     const sort = input.sort ?? 'relevance';
     const key = TICKET_KEY.test(query.toUpperCase()) ? query.toUpperCase() : null;
-    // In the prepared form the words are a parameter, made a query once per execution (an
-    // InitPlan), not once per row read.
-    const tsquery = common ? sql`(select to_tsquery('simple', ${words}))` : sql`to_tsquery('simple', ${words ?? ''})`;
-    const matching = common ? sql`ts_match_vq(t.search_vector, ${tsquery})` : sql`t.search_vector @@ ${tsquery}`;
+    const tsquery = form.tsquery(words ?? '');
+    const matching = form.matching(tsquery);
     // Up to three sources of candidates, each capped: the ticket's document, restricted comments
     // the member may read (when the workspace has any), and the exact key (ranked first so the cap
     // never drops it). Only the first 250 documents the search index yields are ranked: ranking
@@ -254,9 +281,9 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
         with candidates as (${candidates})
         select x.id, x.rank, x.updated_at, count(*) over () as total
         from candidates x ${inPageOrder(order)}
-        ${common ? pageWindow(limit, offset) : sql`limit ${limit} offset ${offset}`}`,
+        ${form.window(limit, offset)}`,
       order,
-      common,
+      form.prepared,
     );
     total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`
       with matches as (${matches})

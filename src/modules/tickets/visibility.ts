@@ -50,22 +50,22 @@ export function ticketScope(ctx: Context): Promise<TicketScope> {
 }
 
 /** SQL: the ticket under `alias` is in a project the member may see. */
-export function projectVisibleSql(scope: TicketScope, alias = 't', lists: Binding = 'planned for'): RawBuilder<boolean> {
+export function projectVisibleSql(scope: TicketScope, alias = 't', binding: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin || scope.projectIds === null) return sql<boolean>`true`;
-  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${uuidListSql(scope.projectIds, lists)}))`;
+  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${uuidListSql(scope.projectIds, binding)}))`;
 }
 
 /** SQL: the ticket under `alias` has no security level, or one granted to the member (given as a parameter). */
-export function levelGrantedSql(scope: TicketScope, alias = 't', lists: Binding = 'planned for'): RawBuilder<boolean> {
+export function levelGrantedSql(scope: TicketScope, alias = 't', binding: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
   const level = sql.ref(`${alias}.security_level_id`);
-  return sql<boolean>`(${level} is null or ${level} = any(${uuidListSql(scope.levelIds, lists)}))`;
+  return sql<boolean>`(${level} is null or ${level} = any(${uuidListSql(scope.levelIds, binding)}))`;
 }
 
 /** SQL: the ticket under `alias` is one the member may see. */
-export function visibleTicketSql(scope: TicketScope, alias = 't', lists: Binding = 'planned for'): RawBuilder<boolean> {
+export function visibleTicketSql(scope: TicketScope, alias = 't', binding: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
-  return sql<boolean>`(${projectVisibleSql(scope, alias, lists)} and ${levelGrantedSql(scope, alias, lists)})`;
+  return sql<boolean>`(${projectVisibleSql(scope, alias, binding)} and ${levelGrantedSql(scope, alias, binding)})`;
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */
