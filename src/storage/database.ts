@@ -120,7 +120,12 @@ class SessionChannels {
     let listeners = this.#listeners.get(channel);
     if (!listeners) {
       this.#listeners.set(channel, (listeners = new Set()));
-      await run(`listen ${pg.escapeIdentifier(channel)}`);
+      try {
+        await run(`listen ${pg.escapeIdentifier(channel)}`);
+      } catch (error) {
+        this.#listeners.delete(channel);
+        throw error;
+      }
     }
     // a function of its own, so the same callback given twice is removed once per stop
     const listener = (payload: string) => onMessage(payload);

@@ -76,14 +76,17 @@ function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient 
   const { connection } = client as unknown as { connection: PgConnection };
   const names = preparedOn.get(connection) ?? new Set<string>();
   preparedOn.set(connection, names);
-  const runMarked = async (text: string, values: unknown) => {
+  const runMarked = (text: string, values: unknown): Promise<pg.QueryResult> => {
     const name = named(text);
-    if (!names.has(name) && names.size >= MAX_PREPARED_PER_CONNECTION) {
-      await deallocateAll(query, connection);
+    const run = () => {
+      names.add(name);
+      return runNamed(query, name, text, values);
+    };
+    if (names.has(name) || names.size < MAX_PREPARED_PER_CONNECTION) return run();
+    return deallocateAll(query, connection).then(() => {
       names.clear();
-    }
-    names.add(name);
-    return runNamed(query, name, text, values);
+      return run();
+    });
   };
   const wrapped = ((...args: unknown[]) => {
     counter.count += 1;
