@@ -1,11 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
 import { parse, serialize } from 'pg-protocol';
+import type { BackendMessage, NotificationResponseMessage } from 'pg-protocol/dist/messages.js';
 
 /** A NOTIFY heard in PGlite's one session: its channel and payload. */
 export type NotificationHandler = (channel: string, payload: string) => void;
-
-type Message = { name: string; channel?: string; payload?: string };
 
 /**
  * pg's connection to PGlite, in place of PGlite's own (`@electric-sql/pglite/node-postgres`),
@@ -50,15 +49,15 @@ export class PgliteConnection extends EventEmitter {
     this.#pglite = pglite;
     this.#onNotification = onNotification;
     this.#queue = pglite.waitReady;
-    void parse(this.#answers as unknown as NodeJS.ReadableStream, (message) => this.#receive(message as Message));
+    void parse(this.#answers as unknown as NodeJS.ReadableStream, (message) => this.#receive(message));
     this.on('newListener', (event) => {
       if (event === 'message') this.#emitMessage = true;
     });
   }
 
-  #receive(message: Message): void {
+  #receive(message: BackendMessage): void {
     if (message.name === 'notification') {
-      const { channel = '', payload = '' } = message;
+      const { channel, payload } = message as NotificationResponseMessage;
       // after the statement's own answer is handled, as on a socket
       queueMicrotask(() => this.#onNotification(channel, payload));
     }
