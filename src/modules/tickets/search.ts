@@ -227,6 +227,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   // each word from the search index first (word-frequencies.ts). Which tickets match is the same
   // either way; planning was about a fifth of such a search's time in PostgreSQL (issue 15).
   const form = words !== null && matchesAreCommon(await wordFrequencies(ctx), queryWords, MAX_CANDIDATES) ? COMMON_WORDS : OTHER_WORDS;
+  // a search without words binds its filters as OTHER_WORDS does: as values its plans are made for
   const conditions = await filterConditions(ctx, input, scope, form.binding);
   const where = sql.join(conditions, sql` and `);
   let rows: PageRow[];
