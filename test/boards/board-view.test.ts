@@ -190,3 +190,24 @@ describe('BoardDetail and Backlog: a token held by the process is still checked 
     });
   }
 });
+
+// The board's statement reads the active sprint itself (board-view.ts), and reads again without it when there is none.
+describe('BoardDetail: the active sprint on a scrum board, shown when none is asked for', () => {
+  it('shows the tickets the active sprint holds, and no others', async () => {
+    const key = await createTicket(service, t.lee, 'CORE', 'In the running sprint');
+    const move = await service.request('POST', '/api/v1/boards/1/backlog/moves', { token: t.lee, body: { key, sprint: 'Sprint 1' } });
+    expect(move.status, move.text).toBe(200);
+    const detail = await board(service, t.lee, 1);
+    expect(detail.sprint).toMatchObject({ name: 'Sprint 1', state: 'active', completed_at: null });
+    expect(columnKeys(detail)).toEqual({ 'To Do': [key], Doing: [], Review: [], Done: [] });
+  });
+
+  it('shows every ticket of the board, and no sprint, once no sprint is active', async () => {
+    const completed = await service.request('POST', '/api/v1/boards/1/sprints/Sprint%201/complete', { token: t.lee, body: {} });
+    expect(completed.status, completed.text).toBe(200);
+    const detail = await board(service, t.lee, 1);
+    expect(detail.sprint).toBeNull();
+    expect(columnKeys(detail)['To Do']).toContain(keys.todo);
+    expect(columnKeys(detail)).toEqual(columnKeys(await board(service, t.lee, 1, '?sprint=none')));
+  });
+});

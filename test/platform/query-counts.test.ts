@@ -47,6 +47,8 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /tickets?query=<word>', rest('GET', '/tickets?query=paym'), 200, 1],
   ['GET /tickets?project&status=open&sort=updated', rest('GET', '/tickets?project=CORE&status=open&sort=updated'), 200, 1],
   ['GET /boards/{n}', rest('GET', '/boards/1?sprint=none'), 200, 1],
+  // a scrum board's active sprint is read by the board's own statement
+  ['GET /boards/{n} of its active sprint', rest('GET', '/boards/1'), 200, 1],
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 2],
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 2],
   // labels the project has: named from the structure store

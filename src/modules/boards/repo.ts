@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 import type { BoardKind, SprintState } from './tables.ts';
@@ -96,6 +96,15 @@ export async function sprintRows(db: Kysely<DB>, boardId: string): Promise<Sprin
     .orderBy('created_at')
     .execute();
 }
+
+/**
+ * SQL: the board's active sprint (spec 3.1: at most one) as one JSON object of a SprintRow, its
+ * times in the text sprintRows reads them in; null when the board runs none.
+ */
+export const activeSprintJson = (boardId: string): RawBuilder<SprintRow | null> => sql<SprintRow | null>`(
+  select json_build_object('id', sp.id, 'board_id', sp.board_id, 'name', sp.name, 'goal', sp.goal, 'state', sp.state,
+    'start_at', sp.start_at::text, 'end_at', sp.end_at::text, 'completed_at', sp.completed_at::text, 'position', sp.position)
+  from sprints sp where sp.board_id = ${boardId}::uuid and sp.state = 'active')`;
 
 /**
  * Locks one sprint row until the transaction ends, so that changes to one sprint (start,

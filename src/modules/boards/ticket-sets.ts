@@ -24,6 +24,11 @@ export const statusIn = (names: readonly string[]): RawBuilder<boolean> =>
 export const inSprint = (sprintId: string): RawBuilder<boolean> =>
   sql<boolean>`exists (select 1 from sprint_tickets st where st.sprint_id = ${sprintId} and st.ticket_id = t.id)`;
 
+/** In the board's active sprint as the statement reads it; no ticket when the board runs none. */
+export const inActiveSprint = (boardId: string): RawBuilder<boolean> =>
+  sql<boolean>`exists (select 1 from sprint_tickets st
+    where st.sprint_id = (select sp.id from sprints sp where sp.board_id = ${boardId}::uuid and sp.state = 'active') and st.ticket_id = t.id)`;
+
 export const inNoOpenSprint = (boardId: string): RawBuilder<boolean> =>
   sql<boolean>`not exists (select 1 from sprint_tickets st where st.board_id = ${boardId} and st.ticket_id = t.id and st.open)`;
 

@@ -21,7 +21,7 @@ export { Deal, KeyParams, Ticket, TicketDetail, TicketKey, TicketSearchResult, T
 
 // Reading tickets as a member sees them.
 export { getTicket, loadVisibleTicket, presentTicketById, presentTicketRow } from './load.ts';
-export { summaryCellsJson, summariesOf, type SummaryCells } from './names.ts';
+export { summaryCellsJson, summariesOf, type ListedSummary, type SummaryCells } from './names.ts';
 export type { TicketRow, TicketState } from './repo.ts';
 export { searchTickets } from './search.ts';
 
