@@ -136,6 +136,47 @@ describe('2.8 billing: rates and amounts only to members who may see billing (ti
   });
 });
 
+describe('4.6 report: grouped by member, customer or ticket, each group shown by its name', () => {
+  const october = 'from=2026-10-01&to=2026-10-31&timezone=UTC';
+  let ticket = '';
+
+  beforeAll(async () => {
+    const created = await call(t.lee, 'POST', '/tickets', { project: 'CORE', summary: 'Time booked here' });
+    expect(created.status, created.text).toBe(201);
+    ticket = created.body.key;
+    const october: [string, object][] = [
+      [t.dev1, { start: '2026-10-05T09:00:00Z', duration: '1h', ticket, customer: 'Acme GmbH' }],
+      [t.dev1, { start: '2026-10-06T09:00:00Z', duration: '2h', project: 'CORE' }],
+      [t.lee, { start: '2026-10-05T10:00:00Z', duration: '30m', ticket, customer: 'Acme GmbH' }],
+      [t.lee, { start: '2026-10-07T10:00:00Z', duration: '45m' }],
+    ];
+    for (const [token, body] of october) {
+      const reply = await call(token, 'POST', '/activities', body);
+      expect(reply.status, reply.text).toBe(201);
+    }
+  });
+
+  const groupsOf = (answer: { groups: { key: object; seconds: number }[] }) => answer.groups.map((g) => [g.key, g.seconds]);
+
+  it('names the member and the customer of each group, no customer last', async () => {
+    expect(groupsOf((await report(t.ada, `${october}&group_by=member,customer`)).body)).toEqual([
+      [{ member: 'Dev One', customer: 'Acme GmbH' }, 3600],
+      [{ member: 'Dev One', customer: null }, 7200],
+      [{ member: 'Lee Lead', customer: 'Acme GmbH' }, 1800],
+      [{ member: 'Lee Lead', customer: null }, 2700],
+    ]);
+  });
+
+  it('names the ticket of each group by its key, no ticket last', async () => {
+    const answer = (await report(t.ada, `${october}&group_by=ticket`)).body;
+    expect(groupsOf(answer)).toEqual([
+      [{ ticket }, 5400],
+      [{ ticket: null }, 9900],
+    ]);
+    expect(answer.total).toMatchObject({ seconds: 15300, activities: 4 });
+  });
+});
+
 describe('4.6 report: by phase, only the time in that phase', () => {
   it('limits to the phase named', async () => {
     const answer = (await report(t.dev1, 'from=2026-01-01&to=2026-12-31&timezone=UTC&phase=Globex%20retainer')).body;
