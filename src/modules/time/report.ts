@@ -24,15 +24,16 @@ function groupKeys(given: string | undefined): GroupBy[] {
  * are made by ids and named after, so the names are joined to a few thousand groups, not to
  * each of a year's 100,000 activities (a fifth of the report's time in PostgreSQL, issue 15);
  * groups whose names are equal are merged when the rows are read. Days, weeks and months are
- * those of the report's zone, truncated per activity and formatted per group: to_char on each
- * activity was a fifth to a quarter of the report's time. The zone, a name the service has
- * checked, is written as a literal so that the grouping is one expression to PostgreSQL.
+ * those of the report's zone: activities are grouped by their day there, and each group's day is
+ * truncated and formatted (to_char on each activity was a fifth to a quarter of the report's
+ * time). The zone, a name the service has checked, is written as a literal: in UTC the local
+ * day is the UTC day the phases need, one expression that PostgreSQL groups by once.
  */
 function keySql(key: Exclude<GroupBy, 'phase'>, zone: string): { grouped: RawBuilder<unknown>; shown: RawBuilder<string | null>; naming?: RawBuilder<unknown> } {
   const column = sql.ref(`g.g_${key}`);
   const period = (unit: 'day' | 'week' | 'month', format: string) => ({
-    grouped: sql`date_trunc(${sql.lit(unit)}, a.started_at at time zone ${sql.lit(zone)})`,
-    shown: sql<string>`to_char(${column}, ${sql.lit(format)})`,
+    grouped: sql`(a.started_at at time zone ${sql.lit(zone)})::date`,
+    shown: sql<string>`to_char(date_trunc(${sql.lit(unit)}, ${column}::timestamp), ${sql.lit(format)})`,
   });
   const named = (id: string, table: string, alias: string, name: string) => ({
     grouped: sql.ref(id),
