@@ -8,7 +8,7 @@ import { rankCard, resolvePlace } from './placement.ts';
 import { cardsJson } from './summaries.ts';
 import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
-import { lockSprint, openSprintOf, putInSprint, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
+import { lockSprint, openSprintOf, putInSprint, sprintJson, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type { Backlog, BacklogMoveBody } from './schemas.ts';
 import { all, inNoOpenSprint, inProjects, inSprint, isOpen, statusOf, visibleTo } from './ticket-sets.ts';
@@ -20,33 +20,29 @@ import { all, inNoOpenSprint, inProjects, inSprint, isOpen, statusOf, visibleTo 
 export const backlogList = (board: LoadedBoard, projectIds: readonly string[], ofStatus = (c: RawBuilder<boolean>) => c): RawBuilder<boolean> =>
   all([inProjects(projectIds), ofStatus(isOpen), inNoOpenSprint(board.id)]);
 
-/** Open sprints in backlog order: the active one first, then future ones in their order. */
-export function openSprintsInOrder(sprints: readonly SprintRow[]): SprintRow[] {
-  return [...sprints.filter((s) => s.state === 'active'), ...sprints.filter((s) => s.state === 'future')];
-}
-
 /**
- * GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, then the backlog; 500
- * at most each. The board's sprints, then every list in one statement however many sprints are
- * open, which carries the token's check when one is pending.
+ * GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, the active one first
+ * and future ones in their order, then the backlog; 500 at most each. One statement, however
+ * many sprints are open, which reads the sprints too and carries the token's check when one is
+ * pending.
  */
 export async function getBacklog(ctx: Context, number: number): Promise<Backlog> {
   const board = await loadVisibleBoard(ctx, number);
   const projectIds = board.visibleProjects.map((p) => p.id);
   const seen = [inProjects(projectIds), visibleTo(await ticketScope(ctx))];
-  const sprints = openSprintsInOrder(await sprintRows(ctx.db, board.id));
   const { tokenCheck } = ctx;
-  const result = await sql<{ sprints: SummaryCells[][]; backlog: SummaryCells[]; token_check?: unknown }>`
-    select json_build_array(${sql.join(sprints.map((sprint) => cardsJson(all([...seen, inSprint(sprint.id)]))))}) as sprints,
+  const result = await sql<{ sprints: { sprint: SprintRow; cards: SummaryCells[] }[]; backlog: SummaryCells[]; token_check?: unknown }>`
+    select coalesce((
+             select json_agg(json_build_object('sprint', ${sprintJson}, 'cards', ${cardsJson(all([...seen, inSprint(sql<string>`sp.id`)]))})
+                             order by sp.state = 'active' desc, sp.position, sp.created_at)
+             from sprints sp where sp.board_id = ${board.id}::uuid and sp.state in ('active', 'future')), '[]') as sprints,
            ${cardsJson(all([...seen, backlogList(board, projectIds)]))} as backlog
            ${tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, 'planned every time')} as token_check` : sql``}
   `.execute(ctx.db);
   const row = result.rows[0]!;
   if (tokenCheck) tokenCheck.offer(row.token_check);
-  const withTickets = await Promise.all(
-    sprints.map(async (sprint, i) => ({ ...presentSprint(sprint), tickets: await summariesOf(ctx, row.sprints[i]!) })),
-  );
-  return { board: board.number, sprints: withTickets, backlog: await summariesOf(ctx, row.backlog) };
+  const sprints = await Promise.all(row.sprints.map(async ({ sprint, cards }) => ({ ...presentSprint(sprint), tickets: await summariesOf(ctx, cards) })));
+  return { board: board.number, sprints, backlog: await summariesOf(ctx, row.backlog) };
 }
 
 /** Records a ticket leaving one open sprint of a board for another (or for the backlog). */

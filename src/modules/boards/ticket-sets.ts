@@ -21,7 +21,8 @@ export const visibleTo = (scope: TicketScope): RawBuilder<boolean> => visibleTic
 export const statusIn = (names: readonly string[]): RawBuilder<boolean> =>
   sql<boolean>`lower(trim(s.name)) = any(${names.map((n) => n.trim().toLowerCase())}::text[])`;
 
-export const inSprint = (sprintId: string): RawBuilder<boolean> =>
+/** In a sprint: its id, or SQL naming it (`sp.id` of a statement reading sprints). */
+export const inSprint = (sprintId: string | RawBuilder<string>): RawBuilder<boolean> =>
   sql<boolean>`exists (select 1 from sprint_tickets st where st.sprint_id = ${sprintId} and st.ticket_id = t.id)`;
 
 /** In the board's active sprint as the statement reads it; no ticket when the board runs none. */
