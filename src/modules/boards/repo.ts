@@ -101,9 +101,13 @@ export async function sprintRows(db: Kysely<DB>, boardId: string): Promise<Sprin
 export const sprintJson = sql<SprintRow>`json_build_object('id', sp.id, 'board_id', sp.board_id, 'name', sp.name, 'goal', sp.goal,
   'state', sp.state, 'start_at', sp.start_at::text, 'end_at', sp.end_at::text, 'completed_at', sp.completed_at::text, 'position', sp.position)`;
 
-/** SQL: the board's active sprint (spec 3.1: at most one) as a SprintRow's JSON; null when the board runs none. */
+/** SQL: a FROM clause of the board's active sprint `sp` (spec 3.1: at most one; no row when the board runs none). */
+export const fromActiveSprint = (boardId: string): RawBuilder<unknown> =>
+  sql`from sprints sp where sp.board_id = ${boardId}::uuid and sp.state = 'active'`;
+
+/** SQL: the board's active sprint as a SprintRow's JSON; null when the board runs none. */
 export const activeSprintJson = (boardId: string): RawBuilder<SprintRow | null> =>
-  sql<SprintRow | null>`(select ${sprintJson} from sprints sp where sp.board_id = ${boardId}::uuid and sp.state = 'active')`;
+  sql<SprintRow | null>`(select ${sprintJson} ${fromActiveSprint(boardId)})`;
 
 /**
  * Locks one sprint row until the transaction ends, so that changes to one sprint (start,

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { visibleTicketSql, type TicketScope } from '../tickets/index.ts';
+import { fromActiveSprint } from './repo.ts';
 
 /** SQL conditions on a ticket `t` (and its status `s`) that name the lists boards show. */
 
@@ -27,8 +28,7 @@ export const inSprint = (sprintId: string | RawBuilder<string>): RawBuilder<bool
 
 /** In the board's active sprint as the statement reads it; no ticket when the board runs none. */
 export const inActiveSprint = (boardId: string): RawBuilder<boolean> =>
-  sql<boolean>`exists (select 1 from sprint_tickets st
-    where st.sprint_id = (select sp.id from sprints sp where sp.board_id = ${boardId}::uuid and sp.state = 'active') and st.ticket_id = t.id)`;
+  sql<boolean>`exists (select 1 from sprint_tickets st where st.sprint_id = (select sp.id ${fromActiveSprint(boardId)}) and st.ticket_id = t.id)`;
 
 export const inNoOpenSprint = (boardId: string): RawBuilder<boolean> =>
   sql<boolean>`not exists (select 1 from sprint_tickets st where st.board_id = ${boardId} and st.ticket_id = t.id and st.open)`;
