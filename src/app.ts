@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
 import type { Runtime } from './core/execute.ts';
 import { StructureStore } from './core/structure-cache.ts';
+import { RowQueue } from './core/row-queue.ts';
 import { hooks, registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { SerializerMode } from './core/serialization.ts';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mail: (config.mail ?? null) !== null,
     publicUrl: config.publicUrl,
     now: options.now ?? (() => new Date()),
+    rowQueue: new RowQueue(),
   };
   const limiter = new RateLimiter(options.rateLimit);
   const serializers = options.serializers ?? 'fast';

@@ -7,6 +7,7 @@ import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import { MODULE_HOSTS, MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
+import type { RowQueue } from './row-queue.ts';
 
 /** Who is asking: established by the bearer token before any operation runs. */
 export interface Principal {
@@ -24,6 +25,8 @@ export interface Runtime {
   mail: boolean;
   publicUrl: string;
   now(): Date;
+  /** Changes of one row, let through a few at a time (an operation's `locksRow`). */
+  rowQueue: RowQueue;
 }
 
 export interface Call {
@@ -100,6 +103,9 @@ export async function runOperation(
     now: runtime.now,
     ...(call.tokenCheck ? { tokenCheck: call.tokenCheck } : {}),
   });
-  if (op.access === 'read' || op.oneStatement) return op.handler(context(runtime.db), input);
-  return runtime.db.transaction().execute((trx) => op.handler(context(trx), input));
+  const run = () =>
+    op.access === 'read' || op.oneStatement
+      ? op.handler(context(runtime.db), input)
+      : runtime.db.transaction().execute((trx) => op.handler(context(trx), input));
+  return op.locksRow ? runtime.rowQueue.run(op.locksRow(input), run) : run();
 }

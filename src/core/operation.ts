@@ -27,6 +27,12 @@ export interface OperationDefinition<P extends TObject, Q extends TObject, B ext
    * A handler that must now and then write more opens one for those writes (core/transaction.ts).
    */
   oneStatement?: boolean;
+  /**
+   * The row every call with this input locks, named (e.g. `ticket ATR-7`): calls for one row
+   * reach the database a few at a time (core/row-queue.ts). A name that misses (another spelling
+   * of the key) only lets a call through unqueued.
+   */
+  locksRow?: (input: Static<P> & Static<Q> & Static<B>) => string;
   destructive?: boolean;
   idempotent?: boolean;
   summary: string;
@@ -59,6 +65,7 @@ export interface Operation {
   module: ModuleName;
   access: Access;
   oneStatement: boolean;
+  locksRow: ((input: Record<string, unknown>) => string) | null;
   destructive: boolean;
   idempotent: boolean;
   summary: string;
@@ -90,6 +97,7 @@ export function defineOperation<
     module: definition.module,
     access: definition.access,
     oneStatement: definition.oneStatement ?? false,
+    locksRow: (definition.locksRow ?? null) as Operation['locksRow'],
     destructive: definition.destructive ?? false,
     idempotent: definition.idempotent ?? (definition.method === 'GET' || definition.method === 'PUT'),
     summary: definition.summary,

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation.ts';
-import { Ticket } from '../tickets/index.ts';
+import { Ticket, ticketRow } from '../tickets/index.ts';
 import { getBacklog, moveToSprint } from './backlog.ts';
 import { getBoard, listBoards } from './board-view.ts';
 import { moveCard } from './card-move.ts';
@@ -66,6 +66,7 @@ export const moveCardOperation = defineOperation({
   path: '/boards/:number/moves',
   module: 'boards',
   access: 'write',
+  locksRow: ticketRow,
   summary: 'Move a card',
   description:
     'Moves ticket `key` to `column`. Into another column it takes the first transition you may take to one of its statuses (ticket:transition); give `resolution`, `comment`, `comment_internal`, `assignee` or `fields` when it asks; if something is missing nothing changes and the error says what. Within its column it is reordered (ticket:edit); `before`/`after` place it, else at the end.',
@@ -102,6 +103,7 @@ export const moveToSprintOperation = defineOperation({
   path: '/boards/:number/backlog/moves',
   module: 'sprints',
   access: 'write',
+  locksRow: ticketRow,
   summary: 'Move a ticket to a sprint or the backlog',
   description:
     'Moves ticket `key` into an open sprint of the board or to `backlog`, leaving the open sprint it was in; `before`/`after` place it, else at the end. Needs ticket:edit.',

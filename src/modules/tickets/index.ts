@@ -33,6 +33,7 @@ export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } f
 export { transitionInto, type TransitionChoice } from './moves.ts';
 export { transitionTicket } from './transitions.ts';
 export { rankTicket } from './closing.ts';
+export { ticketRow } from './locked-rows.ts';
 
 // The worklog a time-tracking activity puts on its ticket, kept in step with it.
 export { syncActivityWorklog, type ActivityWork } from './worklogs.ts';

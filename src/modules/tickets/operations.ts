@@ -19,6 +19,7 @@ import { assignTicket } from './assign.ts';
 import { addComment } from './comments.ts';
 import { createTicket } from './create.ts';
 import { getTicket, listTransitions } from './load.ts';
+import { projectCounterRow, ticketRow } from './locked-rows.ts';
 import { searchTickets } from './search.ts';
 import { transitionTicket } from './transitions.ts';
 import { updateTicket } from './update.ts';
@@ -84,6 +85,7 @@ export const createTicketOperation = defineOperation({
   module: 'tickets',
   access: 'write',
   oneStatement: true,
+  locksRow: projectCounterRow,
   summary: 'Create a ticket',
   description:
     `Creates a ticket and answers it with its key; you become reporter and watcher. describe_project gives the project's types, priorities, components and assignable people. Left out: the project's first type, the default priority, the component's or project's default assignee. New labels join the project; \`parent\` is a key in the same project; \`fields\` are checked before anything is created. ${NAMES}`,
@@ -101,6 +103,7 @@ export const updateTicketOperation = defineOperation({
   path: '/tickets/:key',
   module: 'tickets',
   access: 'write',
+  locksRow: ticketRow,
   summary: 'Change a ticket',
   description:
     `Changes only the fields sent; labels and components replace the lists, null clears. \`type\` only to one whose workflow has the current status; the status changes only through transition_ticket. Needs ticket:edit, or ticket:edit_own on a ticket you reported. ${NAMES}`,
@@ -121,6 +124,7 @@ export const transitionTicketOperation = defineOperation({
   path: '/tickets/:key/transitions',
   module: 'tickets',
   access: 'write',
+  locksRow: ticketRow,
   summary: 'Transition a ticket',
   description:
     'Takes a workflow transition by its name, id or target status (get_ticket lists those you can take). Entering a done status sets `resolution` (left out: kept, or the default); leaving one clears it. `assignee` and `fields` only where the transition\'s screen asks; `comment` is added with the move. A transition not available, or a validator\'s refusal, changes nothing (422 with the reason).',
@@ -141,6 +145,7 @@ export const assignTicketOperation = defineOperation({
   path: '/tickets/:key/assignee',
   module: 'tickets',
   access: 'write',
+  locksRow: ticketRow,
   summary: 'Assign a ticket',
   description:
     'Sets the assignee among the project\'s assignable people (describe_project), or null to unassign; the present assignee is always accepted. A `comment` goes with it, notified to watchers as one notification.',
@@ -162,6 +167,7 @@ export const addCommentOperation = defineOperation({
   module: 'tickets',
   access: 'write',
   oneStatement: true,
+  locksRow: ticketRow,
   summary: 'Comment on a ticket',
   description:
     'Adds a Markdown comment. `internal: true` makes it a helpdesk internal note customers never see. `@username` notifies that member; watchers are notified too.',
@@ -183,6 +189,7 @@ export const logWorkOperation = defineOperation({
   path: '/tickets/:key/worklogs',
   module: 'tickets',
   access: 'write',
+  locksRow: ticketRow,
   summary: 'Log work on a ticket',
   description:
     'Logs time on a ticket: `time_spent` in words or `time_spent_seconds`. It adds to the time spent and comes off the remaining estimate (not below zero); the answer shows both. Zero or a non-duration: 422 invalid_duration.',
