@@ -121,16 +121,15 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
 
   async function whileHeld(lock: ReturnType<typeof sql>, requests: () => Promise<Reply>[]) {
     let replies!: Promise<Reply[]>;
-    const seen: number[] = [];
-    await second.db.transaction().execute(async (trx) => {
+    const seen = await second.db.transaction().execute(async (trx) => {
       await lock.execute(trx);
       replies = Promise.all(requests());
       for (let i = 0; i < 200 && (await waiting()) < CHANGES_PER_ROW; i++) await new Promise((resolve) => setTimeout(resolve, 25));
       // had the others not been held in the service, they would be waiting by now as well
       await new Promise((resolve) => setTimeout(resolve, 300));
-      seen.push(await waiting());
+      return waiting();
     });
-    return { seen: seen[0], replies: await replies };
+    return { seen, replies: await replies };
   }
 
   it('lets three of eight comments on one ticket wait for its row; all eight land once it is free', async () => {
