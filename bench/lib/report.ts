@@ -67,5 +67,8 @@ export function appendResults(file: URL, section: string): void {
   const header =
     '# Benchmark results\n\nAppended by `npm run bench` (bench/run.ts); newest last. Figures are from a shared, noisy machine: compare ratios within one run, not absolute numbers across runs.\n\n';
   if (!fs.existsSync(file)) fs.writeFileSync(file, header);
-  fs.appendFileSync(file, `${section}\n`);
+  // a section written by hand may end the file without the blank line a heading needs before it
+  const text = fs.readFileSync(file, 'utf8');
+  const gap = text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+  fs.appendFileSync(file, `${gap}${section}\n`);
 }
