@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { deepFreeze } from '../core/deep-freeze.ts';
 import { ApiError } from '../core/errors.ts';
 import type { PendingTokenCheck } from '../core/context.ts';
 import type { Principal } from '../core/execute.ts';
-import { tokenCheckOf, type TokenCheckValues } from '../core/token-check.ts';
+import { carriesCheck, tokenCheckOf, TokenCheckNotPassed, type TokenCheckValues } from '../core/token-check.ts';
 import { settingsColumns, settingsFromRow, type SettingsRow } from '../core/settings.ts';
 import { grantedLevelsSql, grantRowsSql, type Access, type GrantRow } from '../policy/ability.ts';
 import { compiledTemplate } from '../storage/compiled-template.ts';
@@ -182,6 +182,12 @@ export async function authenticate(db: Kysely<DB>, authorization: string | undef
  * settles; a refused token gets its 401 and a stale principal (config_version moved) has the read
  * made again. The read only reads, so running it for a token that turns out revoked shows nothing
  * and changes nothing.
+ *
+ * A change that waits for it sends every statement `through` it: the first, when it is a plain
+ * SELECT carrying the check, goes at once; every other waits for the verdict and is never sent
+ * unless the principal is current. So the change's first read carries the check, and nothing it
+ * writes reaches the database for a token refused or a principal gone stale; the change is then
+ * refused, or made again for the principal as it is now, as a read is.
  */
 export class DeferredTokenCheck implements PendingTokenCheck {
   readonly #db: Kysely<DB>;
@@ -190,6 +196,12 @@ export class DeferredTokenCheck implements PendingTokenCheck {
   /** What a read's statement found; undefined while none carried the check. */
   #offered: TokenCheck | null | undefined;
   #verdict: Promise<Verdict> | undefined;
+  /** Whether a statement went, or waits, through the gate: only the first may carry the check. */
+  #used = false;
+  /** The carrying statement's end, whatever it was. */
+  #carried: Promise<unknown> | undefined;
+  /** Resolves once statements may go: the principal is current. */
+  #open: Promise<void> | undefined;
 
   constructor(db: Kysely<DB>, hash: string, clock: string | null, known: HeldEntry) {
     this.#db = db;
@@ -205,6 +217,24 @@ export class DeferredTokenCheck implements PendingTokenCheck {
   settle(): Promise<Verdict> {
     this.#verdict ??= this.#judge();
     return this.#verdict;
+  }
+
+  through<T>(query: CompiledQuery | null, send: () => Promise<T>): Promise<T> {
+    const first = !this.#used;
+    this.#used = true;
+    if (first && query && carriesCheck(query, this.values)) {
+      const sent = send();
+      this.#carried = sent.catch(() => {});
+      return sent;
+    }
+    this.#open ??= this.#opened();
+    return this.#open.then(send);
+  }
+
+  async #opened(): Promise<void> {
+    // the carrying read's row, offered by its caller as it returns, settles without a round trip
+    await this.#carried;
+    if ((await this.settle()) !== 'current') throw new TokenCheckNotPassed();
   }
 
   async #judge(): Promise<Verdict> {

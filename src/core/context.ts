@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Ability, Access } from '../policy/ability.ts';
 import type { Hooks } from './hooks.ts';
 import type { DB } from '../storage/schema.ts';
+import type { StatementGate } from '../storage/gated-kysely.ts';
 import type { WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
 import type { TokenCheckValues } from './token-check.ts';
@@ -29,9 +30,10 @@ export type Door = 'rest' | 'mcp' | 'cli';
 /**
  * A bearer token's check that the answer waits for (auth/bearer.ts, DeferredTokenCheck): a read
  * may carry it in its own statement (core/token-check.ts, tokenCheckColumn over these values), so
- * that one round trip does for both.
+ * that one round trip does for both. A change that waits for it sends its statements through it
+ * (the gate): none but one first read carrying it leaves before the verdict.
  */
-export interface PendingTokenCheck {
+export interface PendingTokenCheck extends StatementGate {
   /** What the check's column binds. */
   readonly values: TokenCheckValues;
   /** What that column held, from a row the statement returned. */

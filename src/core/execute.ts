@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Ability, type MemberAccess } from '../policy/ability.ts';
+import { bothGates, gatedKysely } from '../storage/gated-kysely.ts';
 import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
 import type { Actor, Agent, Context, Door, Log, PendingTokenCheck } from './context.ts';
@@ -7,7 +8,7 @@ import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import { MODULE_HOSTS, MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
-import type { RowQueue } from './row-queue.ts';
+import { writesQueued, type RowQueue } from './row-queue.ts';
 
 /** Who is asking: established by the bearer token before any operation runs. */
 export interface Principal {
@@ -33,7 +34,7 @@ export interface Call {
   door: Door;
   requestId: string;
   log: Log;
-  /** The token's check still to be made, for a read to carry (never given to a change). */
+  /** The token's check still to be made, for a read to carry (a change only with its `checkedByFirstRead`). */
   tokenCheck?: PendingTokenCheck;
 }
 
@@ -81,8 +82,15 @@ export async function runOperation(
 ): Promise<unknown> {
   const refused = admissionRefusal(op, principal);
   if (refused) throw refused;
-  // only a read may run before its token is checked: it changes nothing for a token that turns out refused
-  if (call.tokenCheck && op.access !== 'read') throw new Error(`${op.name} changes data and must not run before its token is checked`);
+  const { tokenCheck } = call;
+  // a read changes nothing for a token that turns out refused; a change sends nothing but its first
+  // read until the check passes (the gate, auth/bearer.ts), and only one that declares that read
+  const checkGate = tokenCheck && op.access !== 'read' ? tokenCheck : null;
+  if (checkGate && !op.checkedByFirstRead) throw new Error(`${op.name} changes data and must not run before its token is checked`);
+  // a change of one statement queues that statement only; any other, its whole handler (below)
+  const rowGate = op.locksRow && op.oneStatement ? writesQueued(runtime.rowQueue, op.locksRow(input)) : null;
+  const gate = checkGate && rowGate ? bothGates(checkGate, rowGate) : (checkGate ?? rowGate);
+  const db = gate ? gatedKysely(runtime.db, gate) : runtime.db;
   const context = (db: Kysely<DB>): Context => ({
     db,
     actor: principal.actor,
@@ -101,11 +109,11 @@ export async function runOperation(
     requestId: call.requestId,
     log: call.log,
     now: runtime.now,
-    ...(call.tokenCheck ? { tokenCheck: call.tokenCheck } : {}),
+    ...(tokenCheck ? { tokenCheck } : {}),
   });
   const run = () =>
     op.access === 'read' || op.oneStatement
-      ? op.handler(context(runtime.db), input)
-      : runtime.db.transaction().execute((trx) => op.handler(context(trx), input));
-  return op.locksRow ? runtime.rowQueue.run(op.locksRow(input), run) : run();
+      ? op.handler(context(db), input)
+      : db.transaction().execute((trx) => op.handler(context(trx), input));
+  return op.locksRow && !rowGate ? runtime.rowQueue.run(op.locksRow(input), run) : run();
 }

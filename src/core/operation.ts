@@ -33,6 +33,13 @@ export interface OperationDefinition<P extends TObject, Q extends TObject, B ext
    * of the key) only lets a call through unqueued.
    */
   locksRow?: (input: Static<P> & Static<Q> & Static<B>) => string;
+  /**
+   * A change whose handler first reads with the request's token check in its statement (a ticket
+   * by key, tickets/load.ts) and has no effect outside the database before it writes: admitted on
+   * the principal the process holds, with the check carried by that read, and every other
+   * statement held until the check passes (core/execute.ts). One round trip fewer.
+   */
+  checkedByFirstRead?: boolean;
   destructive?: boolean;
   idempotent?: boolean;
   summary: string;
@@ -66,6 +73,7 @@ export interface Operation {
   access: Access;
   oneStatement: boolean;
   locksRow: ((input: Record<string, unknown>) => string) | null;
+  checkedByFirstRead: boolean;
   destructive: boolean;
   idempotent: boolean;
   summary: string;
@@ -98,6 +106,7 @@ export function defineOperation<
     access: definition.access,
     oneStatement: definition.oneStatement ?? false,
     locksRow: (definition.locksRow ?? null) as Operation['locksRow'],
+    checkedByFirstRead: definition.checkedByFirstRead ?? false,
     destructive: definition.destructive ?? false,
     idempotent: definition.idempotent ?? (definition.method === 'GET' || definition.method === 'PUT'),
     summary: definition.summary,

@@ -1,3 +1,5 @@
+import { isPlainSelect, type StatementGate } from '../storage/gated-kysely.ts';
+
 /**
  * How many changes of one row reach the database at once. PostgreSQL serves a hot row's lock
  * waiters slower the more there are: in pgbench, comments on one ticket commit at 850 a second
@@ -36,4 +38,30 @@ export class RowQueue {
       else if (--entry.running === 0) this.rows.delete(row);
     }
   }
+}
+
+/**
+ * The gate of one call of a change made of one statement (an operation's `oneStatement`): its
+ * reads go at once, and what may write takes a place in the row's queue for as long as it runs (a
+ * statement, or a transaction's connection until it ends). So the reads before the write (the
+ * ticket a comment is on, the member's right to comment) hold no place while others wait for one.
+ * One place per call: what it sends while it holds one (a transaction's statements, which Kysely
+ * passes through the gate again inside it) goes at once, or two calls could each hold a place and
+ * wait for another.
+ */
+export function writesQueued(queue: RowQueue, row: string): StatementGate {
+  let holding = 0;
+  return {
+    through: (query, send) => {
+      if (holding > 0 || isPlainSelect(query)) return send();
+      return queue.run(row, async () => {
+        holding += 1;
+        try {
+          return await send();
+        } finally {
+          holding -= 1;
+        }
+      });
+    },
+  };
 }

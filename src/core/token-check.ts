@@ -1,4 +1,5 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
+import { isPlainSelect } from '../storage/gated-kysely.ts';
 
 /**
  * How the statement that carries a token's check is planned: once per connection (a prepared
@@ -26,4 +27,23 @@ export function tokenCheckOf([hash, clock]: TokenCheckValues, plan: CarrierPlan 
  */
 export function tokenCheckColumn(values: TokenCheckValues, plan: CarrierPlan): RawBuilder<unknown> {
   return sql`(select row_to_json(c)::text from ${tokenCheckOf(values, plan)} c)`;
+}
+
+/**
+ * Whether a statement carries the check (tokenCheckColumn over `values`) in a plain SELECT: the
+ * one statement a change may send before its token's verdict, since it changes nothing.
+ */
+export function carriesCheck(query: CompiledQuery, [hash]: TokenCheckValues): boolean {
+  return isPlainSelect(query) && query.parameters.includes(hash);
+}
+
+/**
+ * What a change's statement held back by the gate fails with when the token's check did not pass:
+ * the door then answers the 401, or makes the change again for the principal as it is now, so no
+ * client ever sees it (surfaces/admission.ts, runChecked).
+ */
+export class TokenCheckNotPassed extends Error {
+  constructor() {
+    super('a change waited for its token check, which did not pass: nothing was sent');
+  }
 }

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { maintainTables, type MaintenanceDone } from './embedded-maintenance.ts';
+import { allowGating } from './gated-kysely.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { pgTypes } from './pg-types.ts';
 import { pgliteClientConfig } from './pglite-connection.ts';
@@ -46,6 +47,14 @@ export interface Database {
 
 const extensions = {};
 
+/** Kysely over a pool, open to gating (a change that waits for its token's check, core/execute.ts). */
+function openKysely(pool: pg.Pool): Kysely<DB> {
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<DB>({ dialect });
+  allowGating(db, dialect);
+  return db;
+}
+
 /**
  * PGlite's options for a target. Settings go on the command line of its single-user backend
  * (`-c name=value`, after PGlite's own), never into the data folder's postgresql.conf, so an
@@ -86,7 +95,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
   const channels = new SessionChannels();
   const pool = new pg.Pool({ ...pgliteClientConfig(pglite, channels.notified), max: 1, types: pgTypes });
   const queries: QueryCounter = { count: 0 };
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, queries) }) });
+  const db = openKysely(preparingPool(pool, queries));
   return {
     db,
     engine: 'pglite',
@@ -160,7 +169,7 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const queries: QueryCounter = { count: 0 };
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, queries) }) });
+  const db = openKysely(preparingPool(pool, queries));
   return {
     db,
     engine: 'postgres',

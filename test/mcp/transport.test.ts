@@ -278,7 +278,8 @@ describe('HTTP level: a token revoked while the process holds its principal is r
   const bodies: [string, () => unknown, number][] = [
     ['a read tool (the check rides in its statement)', () => request('tools/call', { name: 'get_ticket', arguments: { key } }), 200],
     ['a read tool on a missing ticket', () => request('tools/call', { name: 'get_ticket', arguments: { key: 'CORE-99999' } }), 200],
-    ['a change', () => request('tools/call', { name: 'add_comment', arguments: { key, body: 'Checked first' } }), 200],
+    ['a change whose first read carries the check', () => request('tools/call', { name: 'add_comment', arguments: { key, body: 'Checked first' } }), 200],
+    ['a change checked before it runs', () => request('tools/call', { name: 'update_ticket', arguments: { key, summary: 'Checked first' } }), 200],
     ['tools/list', () => request('tools/list'), 200],
     ['a batch', () => [request('ping'), request('tools/call', { name: 'get_ticket', arguments: { key } })], 200],
     ['a body that is not JSON', () => '{"jsonrpc":', 400],
@@ -317,6 +318,23 @@ describe('HTTP level: a token revoked while the process holds its principal is r
       await applyWorkspace(service.db, parseWorkspaceYaml(file, 'workspace.yaml'));
     }
     expect((await read()).isError).toBe(false);
+  });
+
+  it('makes a change once, for the principal as the workspace file left it since it was read', async () => {
+    const file = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+    const lee = await service.token('lee@example.com', 'write', 'commenting over MCP');
+    const add = async (body: string) => (await post(request('tools/call', { name: 'add_comment', arguments: { key, body } }), { token: lee })).body.result;
+    expect((await add('as Lee Lead over MCP')).isError).toBe(false);
+    try {
+      await applyWorkspace(service.db, parseWorkspaceYaml(file.replace('- { name: Lee Lead,', '- { name: Lee Renamed,'), 'workspace.yaml'));
+      const added = await add('as Lee Renamed over MCP');
+      expect(added.isError).toBe(false);
+      expect(added.structuredContent.author.name).toBe('Lee Renamed');
+    } finally {
+      await applyWorkspace(service.db, parseWorkspaceYaml(file, 'workspace.yaml'));
+    }
+    const texts = (await service.request('GET', `/api/v1/tickets/${key}`, { token })).body.comments.map((c: { body: { text: string } }) => c.body.text);
+    expect(texts.filter((text: string) => text === 'as Lee Renamed over MCP')).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGES_PER_ROW, RowQueue } from '../../src/core/row-queue.ts';
+import { CHANGES_PER_ROW, RowQueue, writesQueued } from '../../src/core/row-queue.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
@@ -88,6 +88,36 @@ describe('changes of one row: three at a time, the rest wait in the order they c
     expect(started).toEqual(['one', 'two']);
     two.end();
     await result;
+  });
+});
+
+describe('a change of one statement: only what may write takes a place in its row\'s queue', () => {
+  const statement = (text: string) => CompiledQuery.raw(text);
+
+  it('sends its reads at once while the row\'s places are taken, and queues its write', async () => {
+    const queue = new RowQueue(1);
+    const started: string[] = [];
+    const holder = change(started, 'holder');
+    const held = queue.run('ticket T-1', holder.work);
+    const gate = writesQueued(queue, 'ticket T-1');
+    const read = gate.through(statement('/*prepare*/\n  select t.id from tickets t'), async () => started.push('read'));
+    const write = gate.through(statement('/*prepare*/\n  with n as (insert into comments default values returning id) select id from n'), async () => started.push('write'));
+    const transaction = gate.through(null, async () => started.push('transaction'));
+    await settle();
+    expect(started).toEqual(['holder', 'read']);
+    holder.end();
+    await Promise.all([held, read, write, transaction]);
+    expect(started).toEqual(['holder', 'read', 'write', 'transaction']);
+  });
+
+  it('takes one place per change, however its statements nest in its transaction', async () => {
+    const queue = new RowQueue(1);
+    const insert = statement('insert into labels default values');
+    const gates = [writesQueued(queue, 'project P'), writesQueued(queue, 'project P')];
+    const done = gates.map((gate, i) =>
+      gate.through(null, () => gate.through(insert, () => gate.through(null, async () => `change ${i}`))),
+    );
+    expect(await Promise.all(done)).toEqual(['change 0', 'change 1']);
   });
 });
 

@@ -293,6 +293,120 @@ describe('personal tokens: a read that carries its token check in its own statem
   });
 });
 
+describe('personal tokens: a comment whose first read carries its token check writes nothing until the check passes (spec 5.5)', () => {
+  // POST /tickets/{key}/comments reads the ticket with the token's check in its statement, and
+  // sends its write only once the check has passed (auth/bearer.ts, DeferredTokenCheck's gate).
+  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
+  let key: string;
+  let ada: string;
+
+  beforeAll(async () => {
+    ada = await service.token('ada@example.com', 'read', 'comment counter');
+    const lee = await service.token('lee@example.com', 'write', 'ticket maker');
+    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Commented with its check' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    key = created.body.key;
+  });
+
+  const comment = (secret: string, body: string, ticket = key) => service.request('POST', `/api/v1/tickets/${ticket}/comments`, { token: secret, body: { body } });
+  const bodies = async (): Promise<string[]> => {
+    const reply = await service.request('GET', `/api/v1/tickets/${key}`, { token: ada });
+    expect(reply.status).toBe(200);
+    return reply.body.comments.map((c: { body: { text: string } }) => c.body.text);
+  };
+
+  it('writes the comment of a token whose principal is held and current, once', async () => {
+    const { secret } = await mint('Lee Lead');
+    expect((await comment(secret, 'held, first')).status).toBe(201);
+    expect((await comment(secret, 'held, second')).status).toBe(201);
+    expect((await bodies()).filter((b) => b.startsWith('held,'))).toEqual(['held, first', 'held, second']);
+  });
+
+  it('refuses a token revoked after its principal was held, and writes nothing', async () => {
+    const { id, secret } = await mint('Lee Lead');
+    expect((await comment(secret, 'before the revoke')).status).toBe(201);
+    expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+    expectRefused(await comment(secret, 'after the revoke'), INVALID_CHALLENGE);
+    expect(await bodies()).not.toContain('after the revoke');
+  });
+
+  it('refuses a revoked token on a missing ticket with 401, not 404', async () => {
+    const { id, secret } = await mint('Lee Lead');
+    expect((await comment(secret, 'held')).status).toBe(201);
+    expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+    expectRefused(await comment(secret, 'nowhere', 'CORE-99999'), INVALID_CHALLENGE);
+  });
+
+  it('refuses a revoked token whose comment is refused before its read ran with 401, not the body\'s error', async () => {
+    const { id, secret } = await mint('Lee Lead');
+    expect((await comment(secret, 'held')).status).toBe(201);
+    expect((await comment(secret, '')).status).toBe(422);
+    expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+    expectRefused(await comment(secret, ''), INVALID_CHALLENGE);
+  });
+
+  it('refuses an expired token, and writes nothing', async () => {
+    const { secret } = await mint('Lee Lead', 30);
+    expect((await comment(secret, 'before the expiry')).status).toBe(201);
+    clockAhead = 31 * DAY;
+    try {
+      expectRefused(await comment(secret, 'after the expiry'), INVALID_CHALLENGE);
+    } finally {
+      clockAhead = 0;
+    }
+    expect(await bodies()).not.toContain('after the expiry');
+  });
+
+  it('refuses the token once the file deactivates its member, and writes nothing', async () => {
+    const { secret } = await mint('Lee Lead');
+    const lee = '- { name: Lee Lead, email: lee@example.com,';
+    expect((await comment(secret, 'while active')).status).toBe(201);
+    try {
+      await apply(FILE.replace(lee, `${lee} active: false,`));
+      expectRefused(await comment(secret, 'while deactivated'), INVALID_CHALLENGE);
+    } finally {
+      await apply(FILE.replace(lee, `${lee} active: true,`));
+    }
+    expect(await bodies()).not.toContain('while deactivated');
+  });
+
+  it('hides the ticket once the file takes the member out of the group that gave the role, and writes nothing', async () => {
+    const dev = await service.token('dev1@example.com', 'write', 'developer commenting');
+    expect((await comment(dev, 'from a developer')).status).toBe(201);
+    try {
+      await apply(FILE.replace('members: [dev1@example.com, Dev Two]', 'members: [Dev Two]'));
+      const refused = await comment(dev, 'from a former developer');
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.code).toBe('not_found');
+    } finally {
+      await apply(FILE);
+    }
+    expect(await bodies()).not.toContain('from a former developer');
+  });
+
+  it('writes once, for the principal as it is now, when the file changed it since it was held', async () => {
+    const { secret } = await mint('Lee Lead');
+    const viewer = await service.token('vic@example.com', 'write', 'viewer commenting');
+    expect((await comment(secret, 'as Lee Lead')).status).toBe(201);
+    const refused = await comment(viewer, 'from a viewer');
+    expect(refused.status).toBe(403);
+    try {
+      await apply(FILE.replace('- { name: Lee Lead,', '- { name: Lee Renamed,').replace('permissions: [project:view]', 'permissions: [project:view, ticket:comment]'));
+      const renamed = await comment(secret, 'as Lee Renamed');
+      expect(renamed.status).toBe(201);
+      expect(renamed.body.author.name).toBe('Lee Renamed');
+      expect((await comment(viewer, 'from a viewer who may comment')).status).toBe(201);
+    } finally {
+      await apply(FILE);
+    }
+    const written = await bodies();
+    expect(written.filter((b) => b === 'as Lee Renamed')).toHaveLength(1);
+    expect(written.filter((b) => b === 'from a viewer who may comment')).toHaveLength(1);
+    expect(written).not.toContain('from a viewer');
+  });
+});
+
 describe('personal tokens: the protected-resource metadata the challenge names (spec 5.2, RFC 9728)', () => {
   it('is served without a token and describes the REST API', async () => {
     const reply = await service.request('GET', '/.well-known/oauth-protected-resource');

@@ -45,6 +45,12 @@ describe('no duplicate keys under 32 concurrent creates into one project', () =>
     expect((await create('After the burst')).body.key).toBe(`TIX-${before + 33}`);
   });
 
+  it('answers eight creates into one project at once that each add a label the project lacks (each in a transaction of its own)', async () => {
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => create(`New label ${i}`, { labels: [`fresh-${i}`] })));
+    expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 8 }, () => 201));
+    expect(replies.map((r) => r.body.labels)).toEqual(Array.from({ length: 8 }, (_, i) => [`fresh-${i}`]));
+  });
+
   it('gives each of 32 creates, two projects interleaved, its own key, named the same in its answer, its row and its history', async () => {
     const replies = await Promise.all(
       Array.from({ length: 32 }, (_, i) =>

@@ -10,9 +10,12 @@ import { findTicketState, ticketRows, type TicketRow, type TicketState } from '.
 import type { Link, Ticket, TicketDetail } from './schemas.ts';
 import { availableTransitions, statusById } from './workflow-rules.ts';
 
-/** A ticket the member may see, by key: 404 if none (or its project is hidden), 403 behind a security level. */
+/**
+ * A ticket the member may see, by key: 404 if none (or its project is hidden), 403 behind a
+ * security level. Its statement carries the request's token check when there is one to make.
+ */
 export async function loadVisibleTicket(ctx: Context, key: string, forUpdate = false): Promise<TicketState> {
-  const ticket = await findTicketState(ctx.db, key, await ticketScope(ctx), forUpdate);
+  const ticket = await findTicketState(ctx.db, key, await ticketScope(ctx), forUpdate, ctx.tokenCheck);
   refuseUnseen(ticket?.key ?? normalizeKey(key), ticket);
   return ticket!;
 }

@@ -167,6 +167,7 @@ export const addCommentOperation = defineOperation({
   module: 'tickets',
   access: 'write',
   oneStatement: true,
+  checkedByFirstRead: true,
   locksRow: ticketRow,
   summary: 'Comment on a ticket',
   description:

@@ -1,4 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { PendingTokenCheck } from '../../core/context.ts';
+import { tokenCheckColumn } from '../../core/token-check.ts';
 import type { DB, StatusesTable } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import type { StructureReader } from '../../core/structure-cache.ts';
@@ -54,10 +56,12 @@ export const ticketStateColumns = sql`
  * scope's lists as parameters of this statement were read at every bind, issue 15); `forUpdate`
  * locks its row so that concurrent changes to the same ticket run one after the other.
  */
-export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false): Promise<(TicketState & TicketAccess) | undefined> {
+export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false, tokenCheck?: PendingTokenCheck): Promise<(TicketState & TicketAccess) | undefined> {
+  // a read that locks is no read to send before the token's verdict: it never carries the check
+  const check = tokenCheck && !forUpdate ? tokenCheck : undefined;
   const lock = forUpdate ? sql`for update of t` : sql``;
-  const result = await sql<TicketState>`/*prepare*/
-    select ${ticketStateColumns}
+  const result = await sql<TicketState & { token_check?: unknown }>`/*prepare*/
+    select ${check ? sql`${tokenCheckColumn(check.values, 'prepared')} as token_check,` : sql``} ${ticketStateColumns}
     from tickets t
     join projects p on p.id = t.project_id
     join ticket_types tt on tt.id = t.type_id
@@ -65,8 +69,11 @@ export async function findTicketState(db: Kysely<DB>, key: string, scope: Ticket
     where t.key = ${normalizeKey(key)}
     ${lock}
   `.execute(db);
-  const row = result.rows[0];
-  return row && { ...row, ...ticketAccessOf(scope, row) };
+  const found = result.rows[0];
+  if (!found) return undefined;
+  const { token_check: checked, ...row } = found;
+  if (check) check.offer(checked);
+  return { ...row, ...ticketAccessOf(scope, row) };
 }
 
 /** Everything a Ticket answer shows: the ticket's own columns and the names it refers to. */

@@ -3,6 +3,7 @@ import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, internalErrorMessage } from '../../core/errors.ts';
 import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
+import { TokenCheckNotPassed } from '../../core/token-check.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
 import { logErrorCode } from '../request-log.ts';
@@ -88,6 +89,8 @@ export async function callTool(
     if (entry.structured && structuredOutput) result.structuredContent = new JsonText(text) as unknown as Record<string, unknown>;
     return result;
   } catch (caught) {
+    // the door answers the 401, or calls the tool again for the principal as it is now
+    if (caught instanceof TokenCheckNotPassed) return errorResult(caught.message);
     const error = caught instanceof ApiError ? caught : fromDatabase(caught);
     if (error) {
       logErrorCode(deps.call, error.code);

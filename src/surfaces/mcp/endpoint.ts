@@ -60,12 +60,13 @@ async function admit(request: FastifyRequest, reply: FastifyReply, deps: McpDeps
   }
 }
 
-/** Whether a body is one tools/call of a read tool: the one message whose statement may carry the token's check. */
-function isReadToolCall(body: unknown, toolset: Toolset): boolean {
+/** Whether a body is one tools/call of a read tool, or of a change checked by its first read: the one message whose statement may carry the token's check. */
+function carriesTokenCheck(body: unknown, toolset: Toolset): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const { method, params } = body as { method?: unknown; params?: { name?: unknown } | null };
   if (method !== 'tools/call' || typeof params?.name !== 'string') return false;
-  return toolset.byName.get(params.name)?.op.access === 'read';
+  const op = toolset.byName.get(params.name)?.op;
+  return op !== undefined && (op.access === 'read' || op.checkedByFirstRead);
 }
 
 /** The body as JSON-RPC and the protocol version it speaks, or the answer that refuses it. */
@@ -156,7 +157,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
       request.mcpCheck = undefined;
       const read = readBody(request);
       let principal = held;
-      if (check && !('body' in read && isReadToolCall(read.body, toolset))) {
+      if (check && !('body' in read && carriesTokenCheck(read.body, toolset))) {
         try {
           principal = await settleAdmission(deps, 'mcp', request, undefined, check, held);
         } catch (caught) {

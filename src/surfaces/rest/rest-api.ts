@@ -83,8 +83,9 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     const op = request.routeOptions.config.operation;
     if (!op) return;
     logOperation(request, op.name);
-    // a read's token check rides in the read's own statement (one round trip instead of two)
-    const deferrable = request.method === 'GET' && op.access === 'read';
+    // a read's token check rides in the read's own statement (one round trip instead of two), and
+    // so does a change's that declares its first read
+    const deferrable = op.access === 'read' ? request.method === 'GET' : op.checkedByFirstRead;
     const { principal, headers, check } = await admitRequest(deps, 'rest', request, deferrable ? { op } : undefined);
     request.principal = principal;
     if (check) request.tokenCheck = check;
