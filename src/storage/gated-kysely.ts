@@ -2,7 +2,8 @@ import { Kysely, type CompiledQuery, type ConnectionProvider, type DatabaseConne
 
 /**
  * What decides when a statement may reach the database: the token check a change waits for
- * (auth/bearer.ts, DeferredTokenCheck).
+ * (auth/bearer.ts, DeferredTokenCheck), or the queue of changes to one row (core/row-queue.ts,
+ * writesQueued).
  */
 export interface StatementGate {
   /**
