@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startChild, type Child } from './lib/child.ts';
 import { load, type LoadSettings } from './lib/load.ts';
-import { loadScenarios } from './lib/load-scenarios.ts';
+import { loadScenarios, scenariosNamed } from './lib/load-scenarios.ts';
 import { seedTarget, startService, type SeededTarget } from './lib/service.ts';
 import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
 import type { BenchRequest, Scenario } from './scenarios/scenario.ts';
@@ -47,8 +47,7 @@ async function measure(server: Child<{ url: string }>, request: BenchRequest, to
   return { ...figures, peakRssBytes: server.peakRss() };
 }
 
-async function benchEngine(target: BenchTarget, wanted: Set<number>): Promise<Row[]> {
-  const scenarios = allScenarios.filter((_, index) => wanted.has(index));
+async function benchEngine(target: BenchTarget, scenarios: Scenario[]): Promise<Row[]> {
   const size: Record<string, string> = args.tickets ? { BENCH_TICKETS: args.tickets } : {};
   const seeded = await seedTarget(target, size);
   const run = target.engine === 'postgres' ? pairedRun : phasedRun;
@@ -124,8 +123,7 @@ async function phasedRun(target: BenchTarget, seeded: SeededTarget, size: Record
 }
 
 const host = machine();
-const words = (args.only ?? '').toLowerCase().split(',').map((w) => w.trim()).filter(Boolean);
-const wanted = new Set(allScenarios.flatMap((s, i) => (words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w)) ? [i] : [])));
+const wanted = scenariosNamed(allScenarios, args.only);
 const engines: Array<() => Promise<BenchTarget>> = [];
 const notes: string[] = [
   'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all). The data is seeded by a separate process before the server starts (bench/lib/seed-child.ts), so the figure is the server\'s own.',

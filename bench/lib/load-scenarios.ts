@@ -4,7 +4,7 @@ import type { Scenario } from '../scenarios/scenario.ts';
 const FOLDER = new URL('../scenarios/', import.meta.url);
 
 /** Every scenario of bench/scenarios/*.ts (except the interface file), in file-name order. */
-export async function loadScenarios(only?: string): Promise<Scenario[]> {
+export async function loadScenarios(): Promise<Scenario[]> {
   const files = fs
     .readdirSync(FOLDER)
     .filter((file) => file.endsWith('.ts') && file !== 'scenario.ts')
@@ -14,5 +14,11 @@ export async function loadScenarios(only?: string): Promise<Scenario[]> {
     const module = (await import(new URL(file, FOLDER).href)) as { scenarios?: Scenario[] };
     all.push(...(module.scenarios ?? []));
   }
-  return only ? all.filter((s) => s.name.toLowerCase().includes(only.toLowerCase())) : all;
+  return all;
+}
+
+/** The scenarios whose name contains any of the comma-separated words of `only`, in any case; all of them when it names none. */
+export function scenariosNamed(all: readonly Scenario[], only: string | undefined): Scenario[] {
+  const words = (only ?? '').toLowerCase().split(',').map((word) => word.trim()).filter(Boolean);
+  return all.filter((scenario) => words.length === 0 || words.some((word) => scenario.name.toLowerCase().includes(word)));
 }
