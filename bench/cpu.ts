@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { cpuMsOf, postgresCpuMs } from './lib/child.ts';
 import { load, type LoadFigures, type LoadSettings } from './lib/load.ts';
 import { loadScenarios, scenariosNamed } from './lib/load-scenarios.ts';
+import { unclaimedNodeNote } from './lib/node-release.ts';
 import { machine } from './lib/report.ts';
 import { startBenchService } from './lib/service.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
@@ -111,6 +112,8 @@ for (const open of engines) {
   }
 }
 console.log(`CPU per request: ${host.cpus} CPUs (${host.cpuModel}), Node.js ${process.version}; ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s after ${settings.warmup} s of warm-up each; the load generator shares the CPUs.`);
+const nodeNote = unclaimedNodeNote();
+if (nodeNote) console.log(nodeNote);
 if (lines.some((line) => line.startsWith('| postgres'))) console.log('PostgreSQL is every `postgres` process on this machine, so run it on a database server doing nothing else.');
 console.log('');
 console.log('| Engine | Request | Service ms | Database ms | Answered a second |');

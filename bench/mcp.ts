@@ -15,6 +15,7 @@ import { parseWorkspaceYaml } from '../src/workspace/parse.ts';
 import { cpuMsOf } from './lib/child.ts';
 import { load, type LoadFigures, type LoadSettings } from './lib/load.ts';
 import { mcpToolCall } from './lib/mcp-request.ts';
+import { unclaimedNodeNote } from './lib/node-release.ts';
 import { startBenchService } from './lib/service.ts';
 import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 import type { BenchRequest } from './scenarios/scenario.ts';
@@ -181,6 +182,7 @@ if ((!args.engine || args.engine === 'postgres') && (await postgresAnswers())) t
 const rows: Row[] = [];
 for (const target of targets) rows.push(...(await benchEngine(await target())));
 
+const nodeNote = unclaimedNodeNote();
 const lines = [
   `MCP against REST, ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s per door (each after ${settings.warmup} s warm-up), ` +
     'requests/s averaged over the rounds, the worst p99, and the server\'s CPU time per request over all rounds',
@@ -194,6 +196,7 @@ const lines = [
   ),
   '',
   ...sizeTable,
+  ...(nodeNote ? ['', nodeNote] : []),
 ];
 console.log(lines.join('\n'));
 fs.mkdirSync(OUT, { recursive: true });

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startChild, type Child } from './lib/child.ts';
 import { load, type LoadSettings } from './lib/load.ts';
 import { loadScenarios, scenariosNamed } from './lib/load-scenarios.ts';
+import { unclaimedNodeNote } from './lib/node-release.ts';
 import { seedTarget, startService, type SeededTarget } from './lib/service.ts';
 import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
 import type { BenchRequest, Scenario } from './scenarios/scenario.ts';
@@ -129,6 +130,11 @@ const notes: string[] = [
   'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all). The data is seeded by a separate process before the server starts (bench/lib/seed-child.ts), so the figure is the server\'s own.',
   'Atrium runs with LOG_LEVEL=warn and the per-token rate limit lifted (one token makes all the load); the baseline is a plain Fastify route doing the scenario\'s single SQL read through the same Kysely pool, without auth, validation or serialization schemas.',
 ];
+const nodeNote = unclaimedNodeNote();
+if (nodeNote) {
+  console.error(nodeNote);
+  notes.push(nodeNote);
+}
 if (args.tickets) notes.push(`Data set: ${args.tickets} tickets (bench/run.ts --tickets) across 20 projects, 500 members, comments and worklogs in proportion to the full set's 300,000 and 50,000.`);
 if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget(args['pglite-shared-buffers']));
 if (args['pglite-shared-buffers']) notes.push(`PGlite ran with shared_buffers=${args['pglite-shared-buffers']} (PGLITE_SHARED_BUFFERS).`);
