@@ -61,4 +61,13 @@ export interface Context {
   now(): Date;
   /** Set on a read whose token's check is still to be made: its main statement may carry it. */
   tokenCheck?: PendingTokenCheck;
+  /**
+   * Writes `item` with `write`: for a change of one statement that locks a row, joined with the
+   * same writes of other requests waiting for that row (core/row-queue.ts, RowQueue.join), each
+   * answered apart; for any other, at once in the request's transaction.
+   */
+  writeJoined<I, O>(write: RowWrite<I, O>, item: I): Promise<O>;
 }
+
+/** A write of several changes of one row in one statement (Context.writeJoined): one answer per item, in their order. */
+export type RowWrite<I, O> = (db: Kysely<DB>, items: I[]) => Promise<O[]>;

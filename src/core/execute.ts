@@ -3,7 +3,7 @@ import { Ability, type MemberAccess } from '../policy/ability.ts';
 import { bothGates, gatedKysely } from '../storage/gated-kysely.ts';
 import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
-import type { Actor, Agent, Context, Door, Log, PendingTokenCheck } from './context.ts';
+import type { Actor, Agent, Context, Door, Log, PendingTokenCheck, RowWrite } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import { MODULE_HOSTS, MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
@@ -91,6 +91,13 @@ export async function runOperation(
   const rowGate = op.locksRow && op.oneStatement ? writesQueued(runtime.rowQueue, op.locksRow(input)) : null;
   const gate = checkGate && rowGate ? bothGates(checkGate, rowGate) : (checkGate ?? rowGate);
   const db = gate ? gatedKysely(runtime.db, gate) : runtime.db;
+  const writeJoined = async <I, O>(db: Kysely<DB>, write: RowWrite<I, O>, item: I): Promise<O> => {
+    if (!rowGate) return (await write(db, [item]))[0]!;
+    // the batch is written by another request's call, past this one's gates: the token's check
+    // is settled here, so a refused token's change joins none
+    if (checkGate) await checkGate.through(null, async () => undefined);
+    return runtime.rowQueue.join(op.locksRow!(input), write, item, (items) => write(runtime.db, items));
+  };
   const context = (db: Kysely<DB>): Context => ({
     db,
     actor: principal.actor,
@@ -110,6 +117,7 @@ export async function runOperation(
     log: call.log,
     now: runtime.now,
     ...(tokenCheck ? { tokenCheck } : {}),
+    writeJoined: (write, item) => writeJoined(db, write, item),
   });
   const run = () =>
     op.access === 'read' || op.oneStatement

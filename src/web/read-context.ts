@@ -24,5 +24,7 @@ export async function readContext(deps: WebDeps, session: Session, requestId: st
     requestId,
     log,
     now: deps.now,
+    // no page's change waits for a row with others
+    writeJoined: async (write, item) => (await write(deps.db, [item]))[0]!,
   };
 }

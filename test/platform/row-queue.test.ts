@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGES_PER_ROW, RowQueue, writesQueued } from '../../src/core/row-queue.ts';
+import { CHANGES_JOINED, CHANGES_PER_ROW, RowQueue, writesQueued } from '../../src/core/row-queue.ts';
+import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
@@ -91,6 +92,102 @@ describe('changes of one row: three at a time, the rest wait in the order they c
   });
 });
 
+describe('changes of one kind waiting for a row are written together, each answered apart', () => {
+  /** A write that records the batches it is given and answers each item in capitals; it refuses a batch holding `bad`. */
+  function recorder() {
+    const batches: string[][] = [];
+    const write = async (items: string[]) => {
+      batches.push(items);
+      if (items.includes('bad')) throw new Error('bad item');
+      return items.map((item) => item.toUpperCase());
+    };
+    return { batches, write };
+  }
+
+  it('writes a change at once and alone while its row has a place free', async () => {
+    const queue = new RowQueue(1);
+    const { batches, write } = recorder();
+    expect(await queue.join('ticket T-1', write, 'a', write)).toBe('A');
+    expect(batches).toEqual([['a']]);
+  });
+
+  it('writes the changes that waited for the row in one call, and answers each its own', async () => {
+    const queue = new RowQueue(1);
+    const { batches, write } = recorder();
+    const holder = change([], 'holder');
+    const held = queue.run('ticket T-1', holder.work);
+    const answers = ['a', 'b', 'c'].map((item) => queue.join('ticket T-1', write, item, write));
+    await settle();
+    expect(batches).toEqual([]);
+    holder.end();
+    expect(await Promise.all(answers)).toEqual(['A', 'B', 'C']);
+    expect(batches).toEqual([['a', 'b', 'c']]);
+    await held;
+  });
+
+  it(`joins at most ${CHANGES_JOINED} changes in one write; the next wait for the place after it`, async () => {
+    const queue = new RowQueue(1);
+    const { batches, write } = recorder();
+    const holder = change([], 'holder');
+    const held = queue.run('ticket T-1', holder.work);
+    const items = Array.from({ length: CHANGES_JOINED + 4 }, (_, i) => `item${i}`);
+    const answers = items.map((item) => queue.join('ticket T-1', write, item, write));
+    holder.end();
+    expect(await Promise.all(answers)).toEqual(items.map((item) => item.toUpperCase()));
+    expect(batches).toEqual([items.slice(0, CHANGES_JOINED), items.slice(CHANGES_JOINED)]);
+    await held;
+  });
+
+  it('writes a failed batch again one change at a time: only the bad change is refused', async () => {
+    const queue = new RowQueue(1);
+    const { batches, write } = recorder();
+    const holder = change([], 'holder');
+    const held = queue.run('ticket T-1', holder.work);
+    const answers = ['a', 'bad', 'c'].map((item) => queue.join('ticket T-1', write, item, write));
+    holder.end();
+    const settled = await Promise.allSettled(answers);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual(['A', 'bad item', 'C']);
+    expect(batches).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
+    await held;
+  });
+
+  it('keeps changes of another kind, or of another row, out of the batch', async () => {
+    const queue = new RowQueue(1);
+    const comments = recorder();
+    const worklogs = recorder();
+    const holders = [change([], 'T-1'), change([], 'T-2')];
+    const held = [queue.run('ticket T-1', holders[0]!.work), queue.run('ticket T-2', holders[1]!.work)];
+    const answers = [
+      queue.join('ticket T-1', comments.write, 'a', comments.write),
+      queue.join('ticket T-1', worklogs.write, 'w', worklogs.write),
+      queue.join('ticket T-2', comments.write, 'other', comments.write),
+      queue.join('ticket T-1', comments.write, 'b', comments.write),
+    ];
+    for (const holder of holders) holder.end();
+    expect(await Promise.all(answers)).toEqual(['A', 'W', 'OTHER', 'B']);
+    expect(comments.batches.sort()).toEqual([['a', 'b'], ['other']]);
+    expect(worklogs.batches).toEqual([['w']]);
+    await Promise.all(held);
+  });
+
+  it('writes with the first waiting change\'s write: the kind, not the call, decides who joins', async () => {
+    const queue = new RowQueue(1);
+    const kind = {};
+    const calls: string[] = [];
+    const writeAs = (caller: string) => async (items: string[]) => {
+      calls.push(`${caller}: ${items.join(',')}`);
+      return items;
+    };
+    const holder = change([], 'holder');
+    const held = queue.run('ticket T-1', holder.work);
+    const answers = ['first', 'second'].map((item) => queue.join('ticket T-1', kind, item, writeAs(item)));
+    holder.end();
+    expect(await Promise.all(answers)).toEqual(['first', 'second']);
+    expect(calls).toEqual(['first: first,second']);
+    await held;
+  });
+});
+
 describe('a change of one statement: only what may write takes a place in its row\'s queue', () => {
   const statement = (text: string) => CompiledQuery.raw(text);
 
@@ -171,6 +268,69 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     expect(replies.map((r) => r.status)).toEqual(Array(8).fill(201));
     const after = (await service.request('GET', '/api/v1/tickets/TIX-1', { token })).body.comments;
     expect(after).toHaveLength(before + 8);
+  });
+
+  it('writes the comments that waited in the service in one statement: one time, each its own author, answer, history and notifications', async () => {
+    const people = [
+      { email: 'lee@example.com', name: 'Lee Lead', username: 'lee' },
+      { email: 'dev1@example.com', name: 'Dev One', username: 'dev1' },
+      { email: 'dev2@example.com', name: 'Dev Two', username: 'dev2' },
+    ];
+    const tokens = await Promise.all(people.map((p) => service.token(p.email)));
+    const before = await sql<{ kept: boolean }>`select comments_vector is not null as kept from tickets where key = 'TIX-4'`.execute(second.db);
+    // every third an internal note, every other one mentioning Ada
+    const sent = Array.from({ length: 8 }, (_, i) => ({ who: i % 3, body: `Together${i} ${i % 2 ? '@ada' : 'alone'}`, internal: i % 3 === 2 }));
+    const { replies } = await whileHeld(sql`select 1 from tickets where key = 'TIX-4' for update`, () =>
+      sent.map((c) => service.request('POST', '/api/v1/tickets/TIX-4/comments', { token: tokens[c.who]!, body: { body: c.body, internal: c.internal } })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(sent.map(() => 201));
+    replies.forEach((reply, i) => {
+      expect(reply.body).toMatchObject({ author: { name: people[sent[i]!.who]!.name }, body: { text: sent[i]!.body }, visibility: sent[i]!.internal ? 'internal' : 'public' });
+    });
+    // the three that held the row's places each wrote alone; the five the service held back, together,
+    // as many at once as a joined write takes, sharing their statement's time
+    const times = new Map<string, number>();
+    for (const reply of replies) times.set(reply.body.created_at, (times.get(reply.body.created_at) ?? 0) + 1);
+    const heldBack = 8 - CHANGES_PER_ROW;
+    const together = [CHANGES_JOINED, heldBack - CHANGES_JOINED];
+    expect([...times.values()].sort((a, b) => a - b)).toEqual([...Array(CHANGES_PER_ROW).fill(1), ...together].sort((a, b) => a - b));
+
+    const ids = replies.map((r) => r.body.id as string);
+    const entries = await sql<{ comment: string; actor: string }>`
+      select h.changes->0->'to'->>'id' as comment, m.username as actor from history h join members m on m.id = h.actor_id
+      where h.kind = 'commented' and h.changes->0->'to'->>'id' = any(${ids}::text[])`.execute(second.db);
+    expect(entries.rows.map((e) => [ids.indexOf(e.comment), e.actor]).sort()).toEqual(sent.map((c, i) => [i, people[c.who]!.username]).sort());
+    const told = await sql<{ comment: string; kind: string; username: string }>`
+      select n.payload->>'comment_id' as comment, n.kind, m.username from notifications n join members m on m.id = n.member_id
+      where n.payload->>'comment_id' = any(${ids}::text[])`.execute(second.db);
+    const mentioned = told.rows.filter((n) => n.kind === 'mentioned').map((n) => ids.indexOf(n.comment)).sort((a, b) => a - b);
+    expect(mentioned).toEqual([1, 3, 5, 7]);
+    expect(told.rows.filter((n) => n.kind === 'mentioned').every((n) => n.username === 'ada')).toBe(true);
+
+    // the same words as a rebuild, whether the ticket kept its comments' part before or not
+    const rows = await sql<{ same: boolean; kept: boolean }>`
+      select strip(search_vector) = strip(ticket_text_document(id) || ticket_comments_document(id)) as same,
+             strip(comments_vector) = strip(ticket_comments_document(id)) as kept
+      from tickets where key = 'TIX-4'`.execute(second.db);
+    expect({ before: before.rows[0]!.kept, ...rows.rows[0]! }).toEqual({ before: before.rows[0]!.kept, same: true, kept: true });
+  });
+
+  it('refuses the comment of a token revoked while it waited to join others, and writes the others', async () => {
+    const lee = await service.db.selectFrom('members').select('id').where('username', '=', 'lee').executeTakeFirstOrThrow();
+    const revoked = await createPersonalToken(service.db, { memberId: lee.id, name: 'soon revoked', access: 'write', lifetimeDays: null });
+    // its principal held by the process, so its next request's check rides on its first read
+    expect((await service.request('GET', '/api/v1/me', { token: revoked.secret })).status).toBe(200);
+    const { replies } = await whileHeld(sql`select 1 from tickets where key = 'TIX-3' for update`, () => {
+      const first = Array.from({ length: CHANGES_PER_ROW + 1 }, (_, i) => service.request('POST', '/api/v1/tickets/TIX-3/comments', { token, body: { body: `Waiting ${i}` } }));
+      const late = revokeToken(service.db, lee.id, revoked.id).then(() =>
+        service.request('POST', '/api/v1/tickets/TIX-3/comments', { token: revoked.secret, body: { body: 'From a revoked token' } }),
+      );
+      return [...first, late];
+    });
+    expect(replies.map((r) => r.status)).toEqual([...Array(CHANGES_PER_ROW + 1).fill(201), 401]);
+    const bodies = (await service.request('GET', '/api/v1/tickets/TIX-3', { token })).body.comments.map((c: { body: { text: string } }) => c.body.text);
+    expect(bodies).toEqual(expect.arrayContaining(['Waiting 0', `Waiting ${CHANGES_PER_ROW}`]));
+    expect(bodies).not.toContain('From a revoked token');
   });
 
   it('lets three of six creates into one project wait for its counter; all six get their own number', async () => {

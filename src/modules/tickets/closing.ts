@@ -1,7 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { historyInsert } from '../../core/history.ts';
-import type { HistoryChange } from '../../storage/schema.ts';
+import type { DB, HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
 import { ticketRowColumns, type TicketRow } from './repo.ts';
 import { searchDocumentSet } from './search-document.ts';
@@ -43,37 +43,81 @@ export async function closeTicketChangeQuietly(ctx: Context, ticket: { id: strin
   await closingStatement(ctx, ticket, closing, sql`t.id`);
 }
 
+/** A ticket change that adds a comment, its writes ready to be sent with other such changes' (closeTicketChangesWithComments). */
+export interface CommentedChange {
+  ticketId: string;
+  commentId: string;
+  /** The comment's insert, returning the columns the answer shows, its visibility and its search_vector. */
+  insert: RawBuilder<unknown>;
+  /** Its history and notification inserts. */
+  writes: RawBuilder<unknown>[];
+}
+
+/** The writes of a change that adds the comment `commentId` with `insert` (closeTicketChangesWithComments). */
+export function commentedChange(
+  ctx: Context,
+  ticket: { id: string; key: string },
+  closing: Omit<Closing, 'comment' | 'set'>,
+  commentId: string,
+  insert: RawBuilder<unknown>,
+): CommentedChange {
+  return { ticketId: ticket.id, commentId, insert, writes: closingWrites(ctx, ticket, closing) };
+}
+
 /**
- * closeTicketChange that also inserts the change's comment: the whole change is this one
- * statement, answered with the comment's `columns` as inserted. `insert` returns them, and the
- * comment's visibility and search_vector, whose words the document takes in.
+ * closeTicketChange for changes that each insert a comment: all of them in one statement, each
+ * answered with its comment's `columns` as inserted, in the order given. Changes of one ticket
+ * that waited for its row together are written so (RowQueue.join): the ticket's row updated
+ * once, one commit.
  *
  * The statement runs alone and takes the ticket's row lock itself, last: comments on one ticket
  * queue for that row (issue 15). Its writes are read in the FROM list, so they run before the
  * ticket's update (left unread, PostgreSQL runs them after it, under the lock), and the update
- * is a function of its own (ticket_commented, migration 0025), so a comment that waited re-checks
- * that small statement, not this one with all its inserts.
+ * is a function of its own (ticket_commented, migrations 0025 and 0027), so a statement that
+ * waited re-checks that small statement, not this one with all its inserts.
  */
-export async function closeTicketChangeWithComment<R extends Record<string, unknown>>(
-  ctx: Context,
-  ticket: { id: string; key: string },
-  closing: Omit<Closing, 'comment' | 'set'>,
-  insert: RawBuilder<unknown>,
+export async function closeTicketChangesWithComments<R extends Record<string, unknown>>(
+  db: Kysely<DB>,
+  changes: CommentedChange[],
   columns: readonly (keyof R & string)[],
-): Promise<R> {
-  const writes = closingWrites(ctx, ticket, closing);
-  const names = writes.map((_, i) => sql.raw(`w${i}`));
-  const written = names.map((name) => sql`, (select count(*) from ${name}) ${name}`);
-  const words = sql`case when n.visibility <> 'restricted' then setweight(n.search_vector, 'D') else ''::tsvector end`;
-  // prepared: one fixed shape per mention count, every row found by its key
-  const result = await sql<R & { commented: unknown }>`${sql.raw(PREPARE)}
-    with n as (${insert}) ${sql.join(writes.map((write, i) => sql`, ${names[i]} as (${write} returning 1)`), sql``)}
-    select ${sql.join(columns.map((column) => sql.ref(`n.${column}`)))},
-      ticket_commented(${ticket.id}::uuid, n.id, ${words}) as commented
-    from n ${sql.join(written, sql``)}
-  `.execute(ctx.db);
-  const { commented: _, ...row } = result.rows[0]!;
-  return row as unknown as R;
+): Promise<R[]> {
+  const ticketId = changes[0]!.ticketId;
+  // the same key named another ticket between two requests' reads (a moved ticket's old key): each alone
+  if (changes.some((change) => change.ticketId !== ticketId)) {
+    return Promise.all(changes.map(async (change) => (await closeTicketChangesWithComments<R>(db, [change], columns))[0]!));
+  }
+  // listed by what they write, so that the statement's text, a prepared statement's name, depends
+  // on how many comments of each kind it writes and not on their order (ticket_commented orders the words)
+  const order = changes.map((change, i) => ({ change, i })).sort((a, b) => a.change.writes.length - b.change.writes.length);
+  const ctes: RawBuilder<unknown>[] = [];
+  const from: RawBuilder<unknown>[] = [];
+  const selected: RawBuilder<unknown>[] = [];
+  const words: RawBuilder<unknown>[] = [];
+  order.forEach(({ change }, k) => {
+    const n = `n${k}`;
+    ctes.push(sql`${sql.raw(n)} as (${change.insert})`);
+    from.push(sql.raw(n));
+    change.writes.forEach((write, j) => {
+      const w = sql.raw(`${n}w${j}`);
+      ctes.push(sql`${w} as (${write} returning 1)`);
+      from.push(sql`(select count(*) from ${w}) ${w}`);
+    });
+    selected.push(...columns.map((column) => sql`${sql.ref(`${n}.${column}`)} as ${sql.id(`${k}.${column}`)}`));
+    words.push(sql`case when ${sql.ref(`${n}.visibility`)} <> 'restricted' then setweight(${sql.ref(`${n}.search_vector`)}, 'D') else ''::tsvector end`);
+  });
+  const ids = order.map((_, k) => sql.ref(`n${k}.id`));
+  // prepared: a few fixed shapes (how many comments, with how many mentions), every row found by its key
+  const result = await sql<Record<string, unknown>>`${sql.raw(PREPARE)}
+    with ${sql.join(ctes)}
+    select ${sql.join(selected)}, ticket_commented(${ticketId}::uuid, array[${sql.join(ids)}]::uuid[], array[${sql.join(words)}]::tsvector[]) as commented
+    from ${sql.join(from)}
+  `.execute(db);
+  const row = result.rows[0]!;
+  const answers: R[] = [];
+  order.forEach(({ i }, k) => {
+    answers[i] = Object.fromEntries(columns.map((column) => [column, row[`${k}.${column}`]])) as R;
+  });
+  return answers;
 }
 
 /** The history and notification inserts of a ticket change. */

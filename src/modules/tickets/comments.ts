@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
-import type { Context } from '../../core/context.ts';
+import type { Context, RowWrite } from '../../core/context.ts';
 import { loadVisibleTicket } from './load.ts';
-import { closeTicketChangeWithComment } from './closing.ts';
+import { closeTicketChangesWithComments, commentedChange, type CommentedChange } from './closing.ts';
 import { requireTicketAction } from './policy.ts';
 import { presentComment, type CommentRow } from './present.ts';
 import type { Comment, CommentBody } from './schemas.ts';
@@ -25,28 +25,37 @@ export async function insertComment(ctx: Context, ticketId: string, body: string
   return id;
 }
 
+/** What a comment's answer shows as the statement writes it (the author's name is the request's). */
+type WrittenComment = Omit<CommentRow, 'author_name'>;
+const WRITTEN: readonly (keyof WrittenComment & string)[] = ['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'];
+
+/** Comments on one ticket written as one statement (Context.writeJoined). */
+const writeComments: RowWrite<CommentedChange, WrittenComment> = (db, changes) => closeTicketChangesWithComments<WrittenComment>(db, changes, WRITTEN);
+
 /**
  * POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies
  * that person. Its writes (the comment, history, notifications, the ticket's search document and
  * updated time) are one statement, run outside a transaction (the operation's `oneStatement`):
  * it commits as it ends, so the ticket's row, which comments on one ticket queue for, is held
- * for that statement's end and its commit only, never across a round trip to the service.
+ * for that statement's end and its commit only, never across a round trip to the service. The
+ * comments that wait for the row meanwhile are written together, in one statement.
  */
 export async function addComment(ctx: Context, key: string, input: CommentBody): Promise<Comment> {
   const ticket = await loadVisibleTicket(ctx, key);
   await requireTicketAction(ctx, 'comment', ticket);
   const internal = input.internal ?? false;
   const id = randomUUID();
-  const comment = await closeTicketChangeWithComment<Omit<CommentRow, 'author_name'>>(
+  const change = commentedChange(
     ctx,
     ticket,
     {
       history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id, visibility: internal ? 'internal' : 'public' } }] }],
       announcement: { kind: 'commented', payload: { comment_id: id, body: input.body, internal }, markdown: input.body },
     },
+    id,
     commentInsert(ctx, ticket.id, id, input.body, internal),
-    ['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'],
   );
+  const comment = await ctx.writeJoined(writeComments, change);
   // the author is the member making the request: their name as read with the request's token
   return presentComment({ ...comment, author_name: ctx.actor.name });
 }

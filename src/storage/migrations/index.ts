@@ -22,6 +22,7 @@ import * as tokenCheck from './0023-token-check.ts';
 import * as countingIndexes from './0024-counting-indexes.ts';
 import * as contendedRowsApart from './0025-contended-rows-apart.ts';
 import * as contactTotals from './0026-contact-totals.ts';
+import * as commentsJoined from './0027-comments-joined.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0024-counting-indexes': countingIndexes,
   '0025-contended-rows-apart': contendedRowsApart,
   '0026-contact-totals': contactTotals,
+  '0027-comments-joined': commentsJoined,
 };
