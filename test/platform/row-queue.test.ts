@@ -246,14 +246,15 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     return rows[0]!.n;
   }
 
-  async function whileHeld(lock: ReturnType<typeof sql>, requests: () => Promise<Reply>[]) {
+  /** Holds `lock` while `requests` run, until three of them wait for it and `settle` ms more. */
+  async function whileHeld(lock: ReturnType<typeof sql>, requests: () => Promise<Reply>[], settle = 300) {
     let replies!: Promise<Reply[]>;
     const seen = await second.db.transaction().execute(async (trx) => {
       await lock.execute(trx);
       replies = Promise.all(requests());
       for (let i = 0; i < 200 && (await waiting()) < CHANGES_PER_ROW; i++) await new Promise((resolve) => setTimeout(resolve, 25));
       // had the others not been held in the service, they would be waiting by now as well
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, settle));
       return waiting();
     });
     return { seen, replies: await replies };
@@ -280,8 +281,11 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     const before = await sql<{ kept: boolean }>`select comments_vector is not null as kept from tickets where key = 'TIX-4'`.execute(second.db);
     // every third an internal note, every other one mentioning Ada
     const sent = Array.from({ length: 8 }, (_, i) => ({ who: i % 3, body: `Together${i} ${i % 2 ? '@ada' : 'alone'}`, internal: i % 3 === 2 }));
-    const { replies } = await whileHeld(sql`select 1 from tickets where key = 'TIX-4' for update`, () =>
-      sent.map((c) => service.request('POST', '/api/v1/tickets/TIX-4/comments', { token: tokens[c.who]!, body: { body: c.body, internal: c.internal } })),
+    // a second for every comment to reach the service's queue, however loaded the machine
+    const { replies } = await whileHeld(
+      sql`select 1 from tickets where key = 'TIX-4' for update`,
+      () => sent.map((c) => service.request('POST', '/api/v1/tickets/TIX-4/comments', { token: tokens[c.who]!, body: { body: c.body, internal: c.internal } })),
+      1000,
     );
     expect(replies.map((r) => r.status)).toEqual(sent.map(() => 201));
     replies.forEach((reply, i) => {
@@ -313,6 +317,30 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
              strip(comments_vector) = strip(ticket_comments_document(id)) as kept
       from tickets where key = 'TIX-4'`.execute(second.db);
     expect({ before: before.rows[0]!.kept, ...rows.rows[0]! }).toEqual({ before: before.rows[0]!.kept, same: true, kept: true });
+  });
+
+  it('adds the words of comments written together in their ids\' order, where a rebuild reads them', async () => {
+    const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'TIX', summary: 'Worked on and talked about' } });
+    const key = created.body.key as string;
+    // three worklogs take the ticket's places (each holds its row for its whole transaction), so
+    // the four comments after them wait together and are written in one statement, alone
+    const { replies } = await whileHeld(sql`select 1 from tickets where key = ${key} for update`, () => {
+      const worklogs = Array.from({ length: CHANGES_PER_ROW }, () => service.request('POST', `/api/v1/tickets/${key}/worklogs`, { token, body: { time_spent: '1h' } }));
+      const placesTaken = (async () => {
+        for (let i = 0; i < 200 && (await waiting()) < CHANGES_PER_ROW; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      })();
+      const comments = Array.from({ length: CHANGES_JOINED }, (_, i) =>
+        placesTaken.then(() => service.request('POST', `/api/v1/tickets/${key}/comments`, { token, body: { body: `ordered${i} words of comment ${i}` } })),
+      );
+      return [...worklogs, ...comments];
+    }, 1000);
+    expect(replies.map((r) => r.status)).toEqual([...Array(CHANGES_PER_ROW).fill(201), ...Array(CHANGES_JOINED).fill(201)]);
+    expect(new Set(replies.slice(CHANGES_PER_ROW).map((r) => r.body.created_at)).size).toBe(1);
+    const rows = await sql<{ same: boolean; kept: boolean }>`
+      select search_vector = ticket_text_document(id) || ticket_comments_document(id) as same,
+             comments_vector = ticket_comments_document(id) as kept
+      from tickets where key = ${key}`.execute(second.db);
+    expect(rows.rows).toEqual([{ same: true, kept: true }]);
   });
 
   it('refuses the comment of a token revoked while it waited to join others, and writes the others', async () => {
