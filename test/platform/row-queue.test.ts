@@ -278,7 +278,6 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
       { email: 'dev2@example.com', name: 'Dev Two', username: 'dev2' },
     ];
     const tokens = await Promise.all(people.map((p) => service.token(p.email)));
-    const before = await sql<{ kept: boolean }>`select comments_vector is not null as kept from tickets where key = 'TIX-4'`.execute(second.db);
     // every third an internal note, every other one mentioning Ada
     const sent = Array.from({ length: 8 }, (_, i) => ({ who: i % 3, body: `Together${i} ${i % 2 ? '@ada' : 'alone'}`, internal: i % 3 === 2 }));
     // a second for every comment to reach the service's queue, however loaded the machine
@@ -311,12 +310,12 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     expect(mentioned).toEqual([1, 3, 5, 7]);
     expect(told.rows.filter((n) => n.kind === 'mentioned').every((n) => n.username === 'ada')).toBe(true);
 
-    // the same words as a rebuild, whether the ticket kept its comments' part before or not
+    // the same words as a rebuild (the three written alone may take the row in another order than their times)
     const rows = await sql<{ same: boolean; kept: boolean }>`
       select strip(search_vector) = strip(ticket_text_document(id) || ticket_comments_document(id)) as same,
              strip(comments_vector) = strip(ticket_comments_document(id)) as kept
       from tickets where key = 'TIX-4'`.execute(second.db);
-    expect({ before: before.rows[0]!.kept, ...rows.rows[0]! }).toEqual({ before: before.rows[0]!.kept, same: true, kept: true });
+    expect(rows.rows).toEqual([{ same: true, kept: true }]);
   });
 
   it('adds the words of comments written together in their ids\' order, where a rebuild reads them', async () => {
@@ -357,7 +356,7 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     });
     expect(replies.map((r) => r.status)).toEqual([...Array(CHANGES_PER_ROW + 1).fill(201), 401]);
     const bodies = (await service.request('GET', '/api/v1/tickets/TIX-3', { token })).body.comments.map((c: { body: { text: string } }) => c.body.text);
-    expect(bodies).toEqual(expect.arrayContaining(['Waiting 0', `Waiting ${CHANGES_PER_ROW}`]));
+    expect(bodies).toEqual(expect.arrayContaining(Array.from({ length: CHANGES_PER_ROW + 1 }, (_, i) => `Waiting ${i}`)));
     expect(bodies).not.toContain('From a revoked token');
   });
 
