@@ -71,3 +71,10 @@ export interface Context {
 
 /** A write of several changes of one row in one statement (Context.writeJoined): one answer per item, in their order. */
 export type RowWrite<I, O> = (db: Kysely<DB>, items: I[]) => Promise<O[]>;
+
+/** A RowWrite of one item, with no other request's to join. */
+export async function writeAlone<I, O>(db: Kysely<DB>, write: RowWrite<I, O>, item: I): Promise<O> {
+  const [written] = await write(db, [item]);
+  if (written === undefined) throw new Error('a row write answered nothing for its item');
+  return written;
+}

@@ -3,7 +3,7 @@ import { Ability, type MemberAccess } from '../policy/ability.ts';
 import { bothGates, gatedKysely } from '../storage/gated-kysely.ts';
 import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
-import type { Actor, Agent, Context, Door, Log, PendingTokenCheck, RowWrite } from './context.ts';
+import { writeAlone, type Actor, type Agent, type Context, type Door, type Log, type PendingTokenCheck, type RowWrite } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
 import { MODULE_HOSTS, MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
@@ -92,7 +92,7 @@ export async function runOperation(
   const gate = checkGate && rowGate ? bothGates(checkGate, rowGate) : (checkGate ?? rowGate);
   const db = gate ? gatedKysely(runtime.db, gate) : runtime.db;
   const writeJoined = async <I, O>(db: Kysely<DB>, write: RowWrite<I, O>, item: I): Promise<O> => {
-    if (!rowGate) return (await write(db, [item]))[0]!;
+    if (!rowGate) return writeAlone(db, write, item);
     // the batch is written by another request's call, past this one's gates: the token's check
     // is settled here, so a refused token's change joins none
     if (checkGate) await checkGate.through(null, async () => undefined);

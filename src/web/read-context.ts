@@ -1,4 +1,4 @@
-import type { Context } from '../core/context.ts';
+import { writeAlone, type Context } from '../core/context.ts';
 import { readSettings } from '../core/settings.ts';
 import { hooks } from '../modules/index.ts';
 import { Ability } from '../policy/ability.ts';
@@ -25,6 +25,6 @@ export async function readContext(deps: WebDeps, session: Session, requestId: st
     log,
     now: deps.now,
     // no page's change waits for a row with others
-    writeJoined: async (write, item) => (await write(deps.db, [item]))[0]!,
+    writeJoined: (write, item) => writeAlone(deps.db, write, item),
   };
 }

@@ -55,7 +55,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   // labels the project has: named from the structure store
   ['POST /tickets with a label', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })), 201, 2],
   ['PATCH /tickets/{key} labels', rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })), 200, 11],
-  ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 5],
+  ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 2],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 2],
   ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 9],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
@@ -65,6 +65,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 1],
   ['MCP get_backlog', tool('get_backlog', () => ({ board: 1 })), 200, 1],
   ['MCP add_comment', tool('add_comment', () => ({ key: 'CORE-1', body: 'Counted' })), 200, 2],
+  ['MCP transition_ticket', tool('transition_ticket', () => ({ key: 'CORE-6', transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 2],
 ];
 
 describe('round trips per hot request, warm cache (issue 15: a change that adds one fails)', () => {

@@ -5,6 +5,7 @@ import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
+import { chainImbalance, statusChanges } from '../tickets/status-history.ts';
 
 /** A change that runs until the test ends it. */
 function change(log: string[], name: string) {
@@ -246,13 +247,13 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     return rows[0]!.n;
   }
 
-  /** Holds `lock` while `requests` run, until three of them wait for it and `settle` ms more. */
-  async function whileHeld(lock: ReturnType<typeof sql>, requests: () => Promise<Reply>[], settle = 300) {
+  /** Holds `lock` while `requests` run, until `until` of them wait for it (three) and `settle` ms more. */
+  async function whileHeld(lock: ReturnType<typeof sql>, requests: () => Promise<Reply>[], settle = 300, until = CHANGES_PER_ROW) {
     let replies!: Promise<Reply[]>;
     const seen = await second.db.transaction().execute(async (trx) => {
       await lock.execute(trx);
       replies = Promise.all(requests());
-      for (let i = 0; i < 200 && (await waiting()) < CHANGES_PER_ROW; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      for (let i = 0; i < 200 && (await waiting()) < until; i++) await new Promise((resolve) => setTimeout(resolve, 25));
       // had the others not been held in the service, they would be waiting by now as well
       await new Promise((resolve) => setTimeout(resolve, settle));
       return waiting();
@@ -358,6 +359,55 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     const bodies = (await service.request('GET', '/api/v1/tickets/TIX-3', { token })).body.comments.map((c: { body: { text: string } }) => c.body.text);
     expect(bodies).toEqual(expect.arrayContaining(Array.from({ length: CHANGES_PER_ROW + 1 }, (_, i) => `Waiting ${i}`)));
     expect(bodies).not.toContain('From a revoked token');
+  });
+
+  it('decides a transition again on the ticket as the one written before it left it, when both were decided on the same read', async () => {
+    const key = (await service.request('POST', '/api/v1/tickets', { token, body: { project: 'TIX', summary: 'Two moves at once' } })).body.key as string;
+    // both read the ticket in To Do; both writes wait for its row
+    const { seen, replies } = await whileHeld(
+      sql`select 1 from tickets where key = ${key} for update`,
+      () => [
+        service.request('POST', `/api/v1/tickets/${key}/transitions`, { token, body: { transition: 'Start' } }),
+        service.request('POST', `/api/v1/tickets/${key}/transitions`, { token, body: { transition: 'Finish', resolution: 'Fixed' } }),
+      ],
+      300,
+      2,
+    );
+    expect(seen).toBe(2);
+    const [start, finish] = replies;
+    expect(finish!.status, finish!.text).toBe(200);
+    const changes = await statusChanges(service.db, key);
+    // Start first: Finish is taken from In Progress; Finish first: Start is no longer available
+    if (start!.status === 200) {
+      expect(changes).toEqual(expect.arrayContaining([{ from: 'To Do', to: 'In Progress' }, { from: 'In Progress', to: 'Done' }]));
+    } else {
+      expect(start!.body.error.code).toBe('transition_not_available');
+    }
+    expect(changes).toHaveLength(start!.status === 200 ? 2 : 1);
+    expect(chainImbalance(changes, 'To Do', 'Done')).toEqual({});
+    const ticket = (await service.request('GET', `/api/v1/tickets/${key}`, { token })).body;
+    expect(ticket).toMatchObject({ status: { name: 'Done' }, resolution: 'Fixed' });
+  });
+
+  it('reads a ticket that waited for its lock as the change before left it, its new status included', async () => {
+    const key = (await service.request('POST', '/api/v1/tickets', { token, body: { project: 'TIX', summary: 'Two locked moves' } })).body.key as string;
+    // a comment makes each a transaction that locks the ticket as it reads it: both reads wait
+    const { seen, replies } = await whileHeld(
+      sql`select 1 from tickets where key = ${key} for update`,
+      () => [
+        service.request('POST', `/api/v1/tickets/${key}/transitions`, { token, body: { transition: 'Start', comment: 'Starting' } }),
+        service.request('POST', `/api/v1/tickets/${key}/transitions`, { token, body: { transition: 'Finish', resolution: 'Fixed', comment: 'Finishing' } }),
+      ],
+      300,
+      2,
+    );
+    expect(seen).toBe(2);
+    const [start, finish] = replies;
+    expect(finish!.status, finish!.text).toBe(200);
+    if (start!.status !== 200) expect(start!.body.error.code, start!.text).toBe('transition_not_available');
+    const changes = await statusChanges(service.db, key);
+    expect(changes).toHaveLength(start!.status === 200 ? 2 : 1);
+    expect(chainImbalance(changes, 'To Do', 'Done')).toEqual({});
   });
 
   it('lets three of six creates into one project wait for its counter; all six get their own number', async () => {

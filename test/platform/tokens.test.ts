@@ -6,6 +6,7 @@ import { setSwitch } from '../../src/core/settings.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { statusChanges } from '../tickets/status-history.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const METADATA = 'https://atrium.example.com/.well-known/oauth-protected-resource';
@@ -404,6 +405,65 @@ describe('personal tokens: a comment whose first read carries its token check wr
     expect(written.filter((b) => b === 'as Lee Renamed')).toHaveLength(1);
     expect(written.filter((b) => b === 'from a viewer who may comment')).toHaveLength(1);
     expect(written).not.toContain('from a viewer');
+  });
+});
+
+describe('personal tokens: a transition whose first read carries its token check changes nothing until the check passes (spec 5.5)', () => {
+  // POST /tickets/{key}/transitions reads the ticket with the token's check in its statement, as a
+  // comment does, and writes only once the check has passed.
+  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
+  let lee: string;
+
+  beforeAll(async () => {
+    lee = await service.token('lee@example.com', 'write', 'ticket maker');
+  });
+
+  const newTicket = async () => {
+    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Moved with its check' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body.key as string;
+  };
+  const move = (secret: string, key: string, transition: string) =>
+    service.request('POST', `/api/v1/tickets/${key}/transitions`, { token: secret, body: { transition } });
+  const statusOf = async (key: string) => (await service.request('GET', `/api/v1/tickets/${key}`, { token: lee })).body.status.name;
+
+  it('refuses a token revoked after its principal was held, and changes nothing', async () => {
+    const key = await newTicket();
+    const { id, secret } = await mint('Lee Lead');
+    expect((await move(secret, key, 'Start')).status).toBe(200);
+    expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+    expectRefused(await move(secret, key, 'Finish'), INVALID_CHALLENGE);
+    expect(await statusOf(key)).toBe('In Progress');
+    expect(await statusChanges(service.db, key)).toEqual([{ from: 'To Do', to: 'In Progress' }]);
+  });
+
+  it('refuses the token once the file deactivates its member, and changes nothing', async () => {
+    const key = await newTicket();
+    const { secret } = await mint('Lee Lead');
+    const leeLine = '- { name: Lee Lead, email: lee@example.com,';
+    expect((await move(secret, key, 'Start')).status).toBe(200);
+    try {
+      await apply(FILE.replace(leeLine, `${leeLine} active: false,`));
+      expectRefused(await move(secret, key, 'Finish'), INVALID_CHALLENGE);
+    } finally {
+      await apply(FILE.replace(leeLine, `${leeLine} active: true,`));
+    }
+    expect(await statusOf(key)).toBe('In Progress');
+  });
+
+  it('writes once, for the principal as it is now, when the file changed it since it was held', async () => {
+    const key = await newTicket();
+    const { secret } = await mint('Lee Lead');
+    expect((await move(secret, key, 'Start')).status).toBe(200);
+    try {
+      await apply(FILE.replace('- { name: Lee Lead,', '- { name: Lee Renamed,'));
+      expect((await move(secret, key, 'Finish')).status).toBe(200);
+    } finally {
+      await apply(FILE);
+    }
+    expect(await statusChanges(service.db, key)).toEqual(expect.arrayContaining([{ from: 'In Progress', to: 'Done' }]));
+    expect(await statusChanges(service.db, key)).toHaveLength(2);
   });
 });
 

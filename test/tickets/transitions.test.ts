@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { chainImbalance, statusChanges } from './status-history.ts';
 
 let service: TestService;
 const tokens: Record<string, string> = {};
@@ -162,5 +163,23 @@ describe('transitions: history under the member with the token beside it, watche
       .where('t.key', '=', key)
       .execute();
     expect(sent).toEqual([{ kind: 'transitioned' }]);
+  });
+});
+
+describe('transitions sent at once on one ticket: each is taken from the status the one before it left', () => {
+  it('records one chain of statuses from the first to the last, one entry per transition taken', async () => {
+    const key = await newTicket();
+    const cycle = [{ transition: 'Start' }, { transition: 'Finish', resolution: 'Fixed' }, { transition: 'Reopen' }];
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => move(['lee', 'dev1'][i % 2]!, key, cycle[i % 3]!)));
+    for (const reply of replies) {
+      if (reply.status !== 200) expect(reply.body.error.code, reply.text).toBe('transition_not_available');
+    }
+    const taken = replies.filter((reply) => reply.status === 200).length;
+    expect(taken).toBeGreaterThan(0);
+    const changes = await statusChanges(service.db, key);
+    expect(changes).toHaveLength(taken);
+    const ticket = await read(key);
+    expect(chainImbalance(changes, 'To Do', ticket.status.name)).toEqual({});
+    expect(ticket.resolution === null).toBe(ticket.status.name !== 'Done');
   });
 });

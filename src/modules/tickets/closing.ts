@@ -3,8 +3,9 @@ import type { Context } from '../../core/context.ts';
 import { historyInsert } from '../../core/history.ts';
 import type { DB, HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
-import { ticketRowColumns, type TicketRow } from './repo.ts';
+import { ticketRowColumns, type TicketRow, type TicketState } from './repo.ts';
 import { searchDocumentSet } from './search-document.ts';
+import { TICKET_CHANGED_SINCE_READ } from '../../storage/migrations/0028-ticket-as-read.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
 /**
@@ -25,6 +26,33 @@ export interface Closing {
   announcement?: Omit<Announcement, 'ticket' | 'watchers'>;
   /** The comment the change added (already inserted), whose words the search document takes in. */
   comment?: string;
+  /**
+   * For a change decided on the ticket read without its row lock: the ticket as read. The
+   * statement fails with TicketChangedSinceRead, writing nothing, if the row no longer holds it.
+   */
+  asRead?: TicketAsRead;
+}
+
+/** What a transition is decided on (tickets/transitions.ts): the ticket's columns it reads. */
+export type TicketAsRead = Pick<TicketState, 'project_id' | 'type_id' | 'status_id' | 'resolution_id' | 'resolved_at' | 'assignee_id' | 'reporter_id' | 'security_level_id'>;
+
+/** A change decided on a ticket that another change has changed since: decide it again, on the row locked. */
+export class TicketChangedSinceRead extends Error {
+  constructor() {
+    super('the ticket changed since it was read');
+  }
+}
+
+const isChangedSinceRead = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === TICKET_CHANGED_SINCE_READ;
+
+/** SQL: whether ticket `t` still holds what was read (ticket_as_read raises if not, migration 0028). */
+function stillAsRead(read: TicketAsRead) {
+  return sql`and ticket_as_read(
+    (t.project_id, t.type_id, t.status_id, t.resolution_id, t.resolved_at, t.assignee_id, t.reporter_id, t.security_level_id)
+    is not distinct from
+    (${read.project_id}::uuid, ${read.type_id}::uuid, ${read.status_id}::uuid, ${read.resolution_id}::uuid, ${read.resolved_at}::timestamptz,
+     ${read.assignee_id}::uuid, ${read.reporter_id}::uuid, ${read.security_level_id}::uuid))`;
 }
 
 /**
@@ -141,14 +169,18 @@ async function closingStatement<R>(ctx: Context, ticket: { id: string; key: stri
   // statuses joined on the status the row is given, not the one it had (the join sees the old row)
   const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
   // prepared: a few fixed shapes, every row found by its key, so a generic plan is the right one
-  const result = await sql<R>`${sql.raw(PREPARE)}
+  const statement = sql<R>`${sql.raw(PREPARE)}
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
     update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
     from projects p, statuses s
-    where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status}
+    where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status} ${closing.asRead ? stillAsRead(closing.asRead) : sql``}
     returning ${returning}
-  `.execute(ctx.db);
-  return result.rows;
+  `;
+  try {
+    return (await statement.execute(ctx.db)).rows;
+  } catch (error) {
+    throw isChangedSinceRead(error) ? new TicketChangedSinceRead() : error;
+  }
 }
 
 /**

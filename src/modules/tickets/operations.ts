@@ -124,6 +124,9 @@ export const transitionTicketOperation = defineOperation({
   path: '/tickets/:key/transitions',
   module: 'tickets',
   access: 'write',
+  // one statement as a rule: decided on the ticket as read, written only if it still is (transitions.ts)
+  oneStatement: true,
+  checkedByFirstRead: true,
   locksRow: ticketRow,
   summary: 'Transition a ticket',
   description:

@@ -52,6 +52,23 @@ export const ticketStateColumns = sql`
   t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
 
 /**
+ * The TicketState columns of ticket `t` alone in its FROM list, for a read that locks it. A read
+ * that waited for the lock sees the row as the change before it left it, but a joined table's row
+ * as it first found it: joined on a status, type or project that change replaced, the ticket
+ * would not be found at all. A column's subquery is evaluated again on the newest row.
+ */
+const lockedTicketStateColumns = sql`
+  t.id, t.key, t.number, t.project_id,
+  (select p.key from projects p where p.id = t.project_id) as project_key,
+  (select p.kind from projects p where p.id = t.project_id) as project_kind,
+  (select p.default_assignee_id from projects p where p.id = t.project_id) as project_default_assignee_id,
+  t.type_id, (select tt.workflow_id from ticket_types tt where tt.id = t.type_id) as workflow_id,
+  t.status_id, (select s.category from statuses s where s.id = t.status_id) as status_category, t.priority_id,
+  t.resolution_id, t.assignee_id, t.reporter_id, t.parent_id, t.security_level_id, t.summary,
+  t.description_format, t.description_text, t.due_date::text as due_date,
+  t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
+
+/**
  * One ticket by key (case-insensitive) with whether the member may see it (ticketAccessOf: the
  * scope's lists as parameters of this statement were read at every bind, issue 15); `forUpdate`
  * locks its row so that concurrent changes to the same ticket run one after the other.
@@ -59,16 +76,18 @@ export const ticketStateColumns = sql`
 export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false, tokenCheck?: PendingTokenCheck): Promise<(TicketState & TicketAccess) | undefined> {
   // a read that locks is no read to send before the token's verdict: it never carries the check
   const check = tokenCheck && !forUpdate ? tokenCheck : undefined;
-  const lock = forUpdate ? sql`for update of t` : sql``;
-  const result = await sql<TicketState & { token_check?: unknown }>`/*prepare*/
-    select ${check ? sql`${tokenCheckColumn(check.values, 'prepared')} as token_check,` : sql``} ${ticketStateColumns}
-    from tickets t
-    join projects p on p.id = t.project_id
-    join ticket_types tt on tt.id = t.type_id
-    join statuses s on s.id = t.status_id
-    where t.key = ${normalizeKey(key)}
-    ${lock}
-  `.execute(db);
+  const result = forUpdate
+    ? await sql<TicketState & { token_check?: unknown }>`/*prepare*/
+        select ${lockedTicketStateColumns} from tickets t where t.key = ${normalizeKey(key)} for update of t
+      `.execute(db)
+    : await sql<TicketState & { token_check?: unknown }>`/*prepare*/
+        select ${check ? sql`${tokenCheckColumn(check.values, 'prepared')} as token_check,` : sql``} ${ticketStateColumns}
+        from tickets t
+        join projects p on p.id = t.project_id
+        join ticket_types tt on tt.id = t.type_id
+        join statuses s on s.id = t.status_id
+        where t.key = ${normalizeKey(key)}
+      `.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
   const { token_check: checked, ...row } = found;

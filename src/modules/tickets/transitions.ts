@@ -1,14 +1,15 @@
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
+import { inTransaction } from '../../core/transaction.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { insertComment } from './comments.ts';
 import { checkFieldValues, writeFieldValues } from './fields.ts';
-import { closeTicketChange } from './closing.ts';
+import { closeTicketChange, TicketChangedSinceRead, type ClosingColumns, type TicketAsRead } from './closing.ts';
 import { loadVisibleTicket, presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { requireTicketAction } from './policy.ts';
-import { cachedProjectConfig, cachedWorkflow, type ProjectConfig, type Workflow, type WorkflowTransition } from './project-config.ts';
+import { cachedProjectConfig, cachedWorkflow, type ProjectConfig, type Workflow, type WorkflowStatus, type WorkflowTransition } from './project-config.ts';
 import { ticketRows, type TicketState } from './repo.ts';
 import type { Ticket, TransitionBody } from './schemas.ts';
 import { projectOf } from './update.ts';
@@ -53,12 +54,52 @@ function resolutionFor(config: ProjectConfig, ticket: TicketState, transition: W
   return kept;
 }
 
+/** What a transition of a ticket as read will write, decided before anything is written. */
+interface Decision {
+  transition: WorkflowTransition;
+  from: WorkflowStatus;
+  to: WorkflowStatus;
+  set: ClosingColumns;
+  /** The history of the transition itself (the fields' come from their write). */
+  changes: HistoryChange[];
+  assignee: Awaited<ReturnType<typeof resolveAssignee>> | null;
+  asked: ProjectConfig['fields'];
+  fields: Awaited<ReturnType<typeof checkFieldValues>>;
+  /** Whether anything is checked after the status is written (a new assignee, the screen's fields, validators). */
+  checked: boolean;
+}
+
 /**
  * POST /tickets/{key}/transitions: checks the transition, its screen and its validators; a refusal
  * at any step rolls the whole change back, so a transition is never half done.
+ *
+ * Most transitions write one statement (issue 15): decided on the ticket read without a lock, by
+ * the read that carries the token's check, and written only if the ticket still holds what the
+ * decision read (Closing.asRead). One that writes more (a comment, the screen's fields, an
+ * assignee, validators to check after the write), or finds the ticket changed, is decided again
+ * on the ticket locked, in a transaction.
  */
 export async function transitionTicket(ctx: Context, key: string, input: TransitionBody): Promise<Ticket> {
-  const ticket = await loadVisibleTicket(ctx, key, true);
+  // what it is sent with may already say that it writes more than one statement
+  const alone = input.comment === undefined && input.assignee === undefined && input.fields === undefined;
+  if (alone && !ctx.db.isTransaction) {
+    const ticket = await loadVisibleTicket(ctx, key);
+    const decision = await decideTransition(ctx, ticket, input);
+    if (!decision.checked) {
+      try {
+        return await writeTransition(ctx, ticket, input, decision, ticket);
+      } catch (error) {
+        if (!(error instanceof TicketChangedSinceRead)) throw error;
+      }
+    }
+  }
+  return inTransaction(ctx, async (trx) => {
+    const ticket = await loadVisibleTicket(trx, key, true);
+    return writeTransition(trx, ticket, input, await decideTransition(trx, ticket, input));
+  });
+}
+
+async function decideTransition(ctx: Context, ticket: TicketState, input: TransitionBody): Promise<Decision> {
   await requireTicketAction(ctx, 'transition', ticket);
   const workflow = await cachedWorkflow(ctx, ticket.workflow_id);
   const transition = pickTransition(workflow, await availableTransitions(ctx, ticket, workflow), input.transition, ticket);
@@ -89,10 +130,24 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
   if ((resolvedAt === null) !== (ticket.resolved_at === null)) changes.push({ field: 'resolved_at', from: ticket.resolved_at, to: resolvedAt });
   if (reassigned) changes.push({ field: 'assignee', from: names.assignee, to: assignee.name });
 
-  const set = { status_id: to.id, resolution_id: resolutionId, resolved_at: resolvedAt };
+  return {
+    transition,
+    from,
+    to,
+    set: { status_id: to.id, resolution_id: resolutionId, resolved_at: resolvedAt },
+    changes,
+    assignee,
+    asked,
+    fields,
+    checked: assignee !== null || asked.length > 0 || validatorsOf(transition).length > 0,
+  };
+}
+
+/** Writes a decided transition: in one statement unless something is checked after the status is written. */
+async function writeTransition(ctx: Context, ticket: TicketState, input: TransitionBody, decision: Decision, asRead?: TicketAsRead): Promise<Ticket> {
+  const { transition, from, to, set, assignee, asked, checked } = decision;
   // With nothing to check after the write, the status goes with the closing statement; else first,
   // so that validators see it (and a new assignee is a watcher before the notifications).
-  const checked = assignee !== null || asked.length > 0 || validatorsOf(transition).length > 0;
   let fieldChanges: HistoryChange[] = [];
   if (checked) {
     await ctx.db
@@ -100,7 +155,7 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
       .set({ ...set, ...(assignee ? { assignee_id: assignee.id } : {}) })
       .where('id', '=', ticket.id)
       .execute();
-    fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
+    fieldChanges = await writeFieldValues(ctx, ticket.id, decision.fields);
     const filled = await filledFields(ctx, ticket.id);
     const unanswered = asked.filter((f) => !filled.has(f.key.toLowerCase()));
     if (unanswered.length) {
@@ -115,8 +170,9 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
   const row = await closeTicketChange(ctx, ticket, {
     ...(checked ? {} : { set }),
     ...(commentId ? { comment: commentId } : {}),
+    ...(asRead ? { asRead } : {}),
     history: [
-      { kind: 'transitioned', changes: [{ field: 'transition', from: null, to: transition.name }, ...changes] },
+      { kind: 'transitioned', changes: [{ field: 'transition', from: null, to: transition.name }, ...decision.changes] },
       ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : []),
     ],
     announcement: {

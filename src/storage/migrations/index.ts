@@ -23,6 +23,7 @@ import * as countingIndexes from './0024-counting-indexes.ts';
 import * as contendedRowsApart from './0025-contended-rows-apart.ts';
 import * as contactTotals from './0026-contact-totals.ts';
 import * as commentsJoined from './0027-comments-joined.ts';
+import * as ticketAsRead from './0028-ticket-as-read.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0025-contended-rows-apart': contendedRowsApart,
   '0026-contact-totals': contactTotals,
   '0027-comments-joined': commentsJoined,
+  '0028-ticket-as-read': ticketAsRead,
 };
