@@ -247,7 +247,7 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     return rows[0]!.n;
   }
 
-  /** Holds `lock` while `requests` run, until `until` of them wait for it (three) and `settle` ms more. */
+  /** Holds `lock` while `requests` run, until `until` of them wait for it (a row's places) and `settle` ms more. */
   async function whileHeld(lock: ReturnType<typeof sql>, requests: () => Promise<Reply>[], settle = 300, until = CHANGES_PER_ROW) {
     let replies!: Promise<Reply[]>;
     const seen = await second.db.transaction().execute(async (trx) => {

@@ -17,10 +17,10 @@ export async function statusChanges(db: Kysely<DB>, key: string): Promise<{ from
 }
 
 /**
- * How far the changes are from one chain that starts at `first` and ends at `last`, as the count
- * of each status's changes out less those in: each must be 0, `first`'s 1 and `last`'s -1 (both
- * 0 when they are one status). A transition recorded from a status the ticket had already left
- * counts its old status out twice.
+ * What keeps the changes from being one chain from `first` to `last`: for each status, the changes
+ * that leave it less those that enter it, less one for `first` and plus one for `last`. One chain
+ * leaves nothing ({}); a transition recorded from a status the ticket had already left counts
+ * that status out once too often.
  */
 export function chainImbalance(changes: { from: string; to: string }[], first: string, last: string): Record<string, number> {
   const balance: Record<string, number> = {};

@@ -169,6 +169,7 @@ describe('transitions: history under the member with the token beside it, watche
 describe('transitions sent at once on one ticket: each is taken from the status the one before it left', () => {
   it('records one chain of statuses from the first to the last, one entry per transition taken', async () => {
     const key = await newTicket();
+    // on PostgreSQL their reads and writes interleave; PGlite runs each request's statements in turn
     const cycle = [{ transition: 'Start' }, { transition: 'Finish', resolution: 'Fixed' }, { transition: 'Reopen' }];
     const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => move(['lee', 'dev1'][i % 2]!, key, cycle[i % 3]!)));
     for (const reply of replies) {
