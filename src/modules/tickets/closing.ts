@@ -33,8 +33,19 @@ export interface Closing {
   asRead?: TicketAsRead;
 }
 
-/** What a transition is decided on (tickets/transitions.ts): the ticket's columns it reads. */
-export type TicketAsRead = Pick<TicketState, 'project_id' | 'type_id' | 'status_id' | 'resolution_id' | 'resolved_at' | 'assignee_id' | 'reporter_id' | 'security_level_id'>;
+/** What a transition is decided on (tickets/transitions.ts): the ticket's columns it reads, with their SQL types. */
+const AS_READ = {
+  project_id: 'uuid',
+  type_id: 'uuid',
+  status_id: 'uuid',
+  resolution_id: 'uuid',
+  resolved_at: 'timestamptz',
+  assignee_id: 'uuid',
+  reporter_id: 'uuid',
+  security_level_id: 'uuid',
+} as const;
+
+export type TicketAsRead = Pick<TicketState, keyof typeof AS_READ>;
 
 /** A change decided on a ticket that another change has changed since: decide it again, on the row locked. */
 export class TicketChangedSinceRead extends Error {
@@ -48,11 +59,10 @@ const isChangedSinceRead = (error: unknown): boolean =>
 
 /** SQL: whether ticket `t` still holds what was read (ticket_as_read raises if not, migration 0028). */
 function stillAsRead(read: TicketAsRead) {
-  return sql`and ticket_as_read(
-    (t.project_id, t.type_id, t.status_id, t.resolution_id, t.resolved_at, t.assignee_id, t.reporter_id, t.security_level_id)
-    is not distinct from
-    (${read.project_id}::uuid, ${read.type_id}::uuid, ${read.status_id}::uuid, ${read.resolution_id}::uuid, ${read.resolved_at}::timestamptz,
-     ${read.assignee_id}::uuid, ${read.reporter_id}::uuid, ${read.security_level_id}::uuid))`;
+  const columns = Object.entries(AS_READ) as [keyof TicketAsRead, string][];
+  const now = columns.map(([column]) => sql.ref(`t.${column}`));
+  const then = columns.map(([column, type]) => sql`${read[column]}::${sql.raw(type)}`);
+  return sql`and ticket_as_read((${sql.join(now)}) is not distinct from (${sql.join(then)}))`;
 }
 
 /**

@@ -42,14 +42,17 @@ export type TicketState = Pick<
   status_category: StatusCategory;
 };
 
-/** SQL: the TicketState columns of ticket `t`, joined to its project `p`, type `tt` and status `s`. */
-export const ticketStateColumns = sql`
-  t.id, t.key, t.number, t.project_id, p.key as project_key, p.kind as project_kind,
-  p.default_assignee_id as project_default_assignee_id,
-  t.type_id, tt.workflow_id, t.status_id, s.category as status_category, t.priority_id,
+/** SQL: the TicketState columns that are ticket `t`'s own. */
+const ticketOwnStateColumns = sql`
+  t.id, t.key, t.number, t.project_id, t.type_id, t.status_id, t.priority_id,
   t.resolution_id, t.assignee_id, t.reporter_id, t.parent_id, t.security_level_id, t.summary,
   t.description_format, t.description_text, t.due_date::text as due_date,
   t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
+
+/** SQL: the TicketState columns of ticket `t`, joined to its project `p`, type `tt` and status `s`. */
+const ticketStateColumns = sql`
+  ${ticketOwnStateColumns}, p.key as project_key, p.kind as project_kind,
+  p.default_assignee_id as project_default_assignee_id, tt.workflow_id, s.category as status_category`;
 
 /**
  * The TicketState columns of ticket `t` alone in its FROM list, for a read that locks it. A read
@@ -58,15 +61,12 @@ export const ticketStateColumns = sql`
  * would not be found at all. A column's subquery is evaluated again on the newest row.
  */
 const lockedTicketStateColumns = sql`
-  t.id, t.key, t.number, t.project_id,
+  ${ticketOwnStateColumns},
   (select p.key from projects p where p.id = t.project_id) as project_key,
   (select p.kind from projects p where p.id = t.project_id) as project_kind,
   (select p.default_assignee_id from projects p where p.id = t.project_id) as project_default_assignee_id,
-  t.type_id, (select tt.workflow_id from ticket_types tt where tt.id = t.type_id) as workflow_id,
-  t.status_id, (select s.category from statuses s where s.id = t.status_id) as status_category, t.priority_id,
-  t.resolution_id, t.assignee_id, t.reporter_id, t.parent_id, t.security_level_id, t.summary,
-  t.description_format, t.description_text, t.due_date::text as due_date,
-  t.remaining_estimate_seconds, t.time_spent_seconds, t.resolved_at`;
+  (select tt.workflow_id from ticket_types tt where tt.id = t.type_id) as workflow_id,
+  (select s.category from statuses s where s.id = t.status_id) as status_category`;
 
 /**
  * One ticket by key (case-insensitive) with whether the member may see it (ticketAccessOf: the
