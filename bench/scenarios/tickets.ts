@@ -87,6 +87,18 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    name: `POST /api/v1/tickets/${LOOP_TICKET}/worklogs`,
+    request: () => ({ method: 'POST', path: `/api/v1/tickets/${LOOP_TICKET}/worklogs`, body: { time_spent_seconds: 60 } }),
+  },
+  {
+    // the transitions' tickets above, one worklog each in turn
+    name: `POST /api/v1/tickets/{${LOOP_PROJECT}-n}/worklogs (${ACROSS} tickets in turn)`,
+    request: (env) => {
+      const paths = env.openLoopKeys!.split(',').map((key) => `/api/v1/tickets/${key}/worklogs`);
+      return { method: 'POST', path: paths[0]!, paths, body: { time_spent_seconds: 60 } };
+    },
+  },
+  {
     name: `POST /api/v1/tickets/${TICKET}/comments`,
     request: () => ({ method: 'POST', path: `/api/v1/tickets/${TICKET}/comments`, body: { body: 'Bench comment with @nobody and `code`' } }),
   },

@@ -410,6 +410,38 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
     expect(chainImbalance(changes, 'To Do', 'Done')).toEqual({});
   });
 
+  it('decides a worklog again on the totals the one written before it left, when both were decided on the same read', async () => {
+    const before = (await service.request('GET', '/api/v1/tickets/TIX-1', { token })).body;
+    // both read the ticket's totals as they are; both writes wait for its row
+    const { seen, replies } = await whileHeld(
+      sql`select 1 from tickets where key = 'TIX-1' for update`,
+      () => [
+        service.request('POST', '/api/v1/tickets/TIX-1/worklogs', { token, body: { time_spent: '1h' } }),
+        service.request('POST', '/api/v1/tickets/TIX-1/worklogs', { token, body: { time_spent: '2h' } }),
+      ],
+      300,
+      2,
+    );
+    expect(seen).toBe(2);
+    for (const reply of replies) expect(reply.status, reply.text).toBe(201);
+    const spentBefore: number = before.time_spent_seconds ?? 0;
+    const after = (await service.request('GET', '/api/v1/tickets/TIX-1', { token })).body;
+    expect(after.time_spent_seconds).toBe(spentBefore + 3 * 3600);
+    expect(after.remaining_estimate_seconds).toBe(Math.max(before.remaining_estimate_seconds - 3 * 3600, 0));
+    // each answer and each history entry takes the totals on from where the other left them
+    const answered = replies.map((reply) => reply.body.ticket.time_spent_seconds as number).sort((a, b) => a - b);
+    expect(answered[1]).toBe(spentBefore + 3 * 3600);
+    const { rows } = await sql<{ changes: { field: string; from: number | null; to: number | null }[] }>`
+      select h.changes from history h join tickets t on t.id = h.entity_id
+      where t.key = 'TIX-1' and h.kind = 'worklog' order by h.at desc limit 2
+    `.execute(service.db);
+    const spent = rows.map((row) => row.changes.find((change) => change.field === 'time_spent_seconds')!).sort((a, b) => (a.to ?? 0) - (b.to ?? 0));
+    expect(spent.map((change) => [change.from, change.to])).toEqual([
+      [before.time_spent_seconds, answered[0]],
+      [answered[0], spentBefore + 3 * 3600],
+    ]);
+  });
+
   it('lets three of six creates into one project wait for its counter; all six get their own number', async () => {
     const { seen, replies } = await whileHeld(sql`select 1 from projects where key = 'TIX' for update`, () =>
       Array.from({ length: 6 }, (_, i) => service.request('POST', '/api/v1/tickets', { token, body: { project: 'tix', summary: `Queued ${i}` } })),

@@ -467,6 +467,69 @@ describe('personal tokens: a transition whose first read carries its token check
   });
 });
 
+describe('personal tokens: a worklog whose first read carries its token check writes nothing until the check passes (spec 5.5)', () => {
+  // POST /tickets/{key}/worklogs reads the ticket with the token's check in its statement, as a
+  // transition does, and writes only once the check has passed.
+  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
+  let lee: string;
+
+  beforeAll(async () => {
+    lee = await service.token('lee@example.com', 'write', 'ticket maker');
+  });
+
+  const newTicket = async () => {
+    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Worked on with its check' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body.key as string;
+  };
+  const logWork = (secret: string, key: string, minutes: number) =>
+    service.request('POST', `/api/v1/tickets/${key}/worklogs`, { token: secret, body: { time_spent_seconds: minutes * 60 } });
+  const worklogsOf = async (key: string) => {
+    const ticket = (await service.request('GET', `/api/v1/tickets/${key}`, { token: lee })).body;
+    return { spent: ticket.time_spent_seconds, by: ticket.worklogs.map((w: { author: { name: string } }) => w.author.name) };
+  };
+
+  it('refuses a token revoked after its principal was held, and writes nothing', async () => {
+    const key = await newTicket();
+    const { id, secret } = await mint('Lee Lead');
+    expect((await logWork(secret, key, 5)).status).toBe(201);
+    expect(await revokeToken(service.db, await memberId('Lee Lead'), id)).toBe(true);
+    expectRefused(await logWork(secret, key, 7), INVALID_CHALLENGE);
+    expect(await worklogsOf(key)).toEqual({ spent: 300, by: ['Lee Lead'] });
+  });
+
+  it('refuses the token once the file deactivates its member, and writes nothing', async () => {
+    const key = await newTicket();
+    const { secret } = await mint('Lee Lead');
+    const leeLine = '- { name: Lee Lead, email: lee@example.com,';
+    expect((await logWork(secret, key, 5)).status).toBe(201);
+    try {
+      await apply(FILE.replace(leeLine, `${leeLine} active: false,`));
+      expectRefused(await logWork(secret, key, 7), INVALID_CHALLENGE);
+    } finally {
+      await apply(FILE.replace(leeLine, `${leeLine} active: true,`));
+    }
+    expect(await worklogsOf(key)).toEqual({ spent: 300, by: ['Lee Lead'] });
+  });
+
+  it('writes once, for the principal as it is now, when the file changed it since it was held', async () => {
+    const key = await newTicket();
+    const { secret } = await mint('Lee Lead');
+    expect((await logWork(secret, key, 5)).status).toBe(201);
+    try {
+      await apply(FILE.replace('- { name: Lee Lead,', '- { name: Lee Renamed,'));
+      const renamed = await logWork(secret, key, 7);
+      expect(renamed.status, renamed.text).toBe(201);
+      expect(renamed.body.author.name).toBe('Lee Renamed');
+    } finally {
+      await apply(FILE);
+    }
+    expect((await worklogsOf(key)).spent).toBe(720);
+    expect((await worklogsOf(key)).by).toHaveLength(2);
+  });
+});
+
 describe('personal tokens: the protected-resource metadata the challenge names (spec 5.2, RFC 9728)', () => {
   it('is served without a token and describes the REST API', async () => {
     const reply = await service.request('GET', '/.well-known/oauth-protected-resource');

@@ -498,6 +498,48 @@ describe('worklogs: time adds up and comes off the remaining estimate, never bel
   });
 });
 
+describe('worklogs: one history entry moving the totals, and the watchers told', () => {
+  it('records the totals before and after under the member and the token, and notifies the watchers but the author', async () => {
+    const key = (await create('lee', { summary: 'Work to log' })).body.key as string;
+    const logged = await call('dev1', 'POST', `/tickets/${key}/worklogs`, { time_spent: '45m', body: 'Traced it' });
+    expect(logged.status, logged.text).toBe(201);
+    const entries = (await history(key)).filter((entry) => entry.kind === 'worklog');
+    expect(entries).toEqual([
+      expect.objectContaining({
+        via: "dev1's agent",
+        changes: [
+          { field: 'time_spent_seconds', from: null, to: 2700 },
+          { field: 'remaining_estimate_seconds', from: null, to: null },
+        ],
+      }),
+    ]);
+    const told = (await notifications(key)).filter((n) => n.kind === 'worklog');
+    expect(told).toEqual([expect.objectContaining({ username: 'lee', payload: expect.objectContaining({ worklog_id: logged.body.id, time_spent_seconds: 2700 }) })]);
+  });
+});
+
+describe('worklogs sent at once on one ticket: the totals add up, each entry moving them on from the one before', () => {
+  it('lands every worklog and records one chain of totals from none to their sum', async () => {
+    const key = (await create('lee', { summary: 'Busy ticket' })).body.key as string;
+    // on PostgreSQL their reads and writes interleave; PGlite runs each request's statements in turn
+    const minutes = Array.from({ length: 12 }, (_, i) => i + 1);
+    const replies = await Promise.all(minutes.map((m, i) => call(['lee', 'dev1'][i % 2]!, 'POST', `/tickets/${key}/worklogs`, { time_spent_seconds: m * 60 })));
+    for (const reply of replies) expect(reply.status, reply.text).toBe(201);
+    const sum = minutes.reduce((total, m) => total + m * 60, 0);
+    expect((await call('lee', 'GET', `/tickets/${key}`)).body.time_spent_seconds).toBe(sum);
+    const steps = (await history(key))
+      .filter((entry) => entry.kind === 'worklog')
+      .map((entry) => (entry.changes as { field: string; from: number | null; to: number }[]).find((change) => change.field === 'time_spent_seconds')!)
+      .sort((a, b) => (a.from ?? 0) - (b.from ?? 0));
+    expect(steps).toHaveLength(minutes.length);
+    expect(steps[0]!.from).toBeNull();
+    steps.slice(1).forEach((step, i) => expect(step.from).toBe(steps[i]!.to));
+    expect(steps.at(-1)!.to).toBe(sum);
+    // each answer shows the totals its own worklog left
+    expect(replies.map((reply) => reply.body.ticket.time_spent_seconds).sort((a: number, b: number) => a - b)).toEqual(steps.map((step) => step.to));
+  });
+});
+
 describe('seed tickets: created once by number, left alone by later applies', () => {
   it('keeps a seeded ticket as the API changed it when the file is applied again', async () => {
     const fs = await import('node:fs');

@@ -47,6 +47,11 @@ const AS_READ = {
 
 export type TicketAsRead = Pick<TicketState, keyof typeof AS_READ>;
 
+/** A ticket's time totals, which a worklog moves (tickets/worklogs.ts), with their SQL types. */
+const TOTALS = { time_spent_seconds: 'integer', remaining_estimate_seconds: 'integer' } as const;
+
+export type WorkTotals = Pick<TicketState, keyof typeof TOTALS>;
+
 /** A change decided on a ticket that another change has changed since: decide it again, on the row locked. */
 export class TicketChangedSinceRead extends Error {
   constructor() {
@@ -57,12 +62,21 @@ export class TicketChangedSinceRead extends Error {
 const isChangedSinceRead = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === TICKET_CHANGED_SINCE_READ;
 
-/** SQL: whether ticket `t` still holds what was read (ticket_as_read raises if not, migration 0028). */
-function stillAsRead(read: TicketAsRead) {
-  const columns = Object.entries(AS_READ) as [keyof TicketAsRead, string][];
+/** SQL: whether ticket `t` still holds what was read in `types`' columns (ticket_as_read raises if not, migration 0028). */
+function stillAsRead<K extends string>(types: Record<K, string>, read: Record<K, unknown>) {
+  const columns = Object.entries(types) as [K, string][];
   const now = columns.map(([column]) => sql.ref(`t.${column}`));
   const then = columns.map(([column, type]) => sql`${read[column]}::${sql.raw(type)}`);
   return sql`and ticket_as_read((${sql.join(now)}) is not distinct from (${sql.join(then)}))`;
+}
+
+/** The statement, with a change decided on the ticket as read turned into TicketChangedSinceRead. */
+async function executeClosing<R>(ctx: Context, statement: RawBuilder<R>): Promise<R[]> {
+  try {
+    return (await statement.execute(ctx.db)).rows;
+  } catch (error) {
+    throw isChangedSinceRead(error) ? new TicketChangedSinceRead() : error;
+  }
 }
 
 /**
@@ -159,7 +173,7 @@ export async function closeTicketChangesWithComments<R extends Record<string, un
 }
 
 /** The history and notification inserts of a ticket change. */
-function closingWrites(ctx: Context, ticket: { id: string; key: string }, closing: Closing): RawBuilder<unknown>[] {
+function closingWrites(ctx: Context, ticket: { id: string; key: string }, closing: Pick<Closing, 'history' | 'announcement'>): RawBuilder<unknown>[] {
   const by = { actorId: ctx.actor.memberId, via: ctx.agent.name };
   const about = { entityType: 'ticket', entityId: ticket.id };
   return [
@@ -168,11 +182,15 @@ function closingWrites(ctx: Context, ticket: { id: string; key: string }, closin
   ];
 }
 
+/** The history and notification inserts of a ticket change, named w0, w1… for a statement's WITH. */
+function closingCtes(ctx: Context, ticket: { id: string; key: string }, closing: Pick<Closing, 'history' | 'announcement'>): RawBuilder<unknown>[] {
+  return closingWrites(ctx, ticket, closing).map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
+}
+
 async function closingStatement<R>(ctx: Context, ticket: { id: string; key: string }, closing: Closing, returning: RawBuilder<unknown>): Promise<R[]> {
   // A change in a transaction locked the ticket's row when it read the ticket, so its writes
   // need not run before the update.
-  const writes = closingWrites(ctx, ticket, closing);
-  const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
+  const ctes = closingCtes(ctx, ticket, closing);
   const set = closing.set
     ? sql`status_id = ${closing.set.status_id}::uuid, resolution_id = ${closing.set.resolution_id}::uuid, resolved_at = ${closing.set.resolved_at}::timestamptz,`
     : sql``;
@@ -183,14 +201,47 @@ async function closingStatement<R>(ctx: Context, ticket: { id: string; key: stri
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
     update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
     from projects p, statuses s
-    where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status} ${closing.asRead ? stillAsRead(closing.asRead) : sql``}
+    where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status} ${closing.asRead ? stillAsRead(AS_READ, closing.asRead) : sql``}
     returning ${returning}
   `;
-  try {
-    return (await statement.execute(ctx.db)).rows;
-  } catch (error) {
-    throw isChangedSinceRead(error) ? new TicketChangedSinceRead() : error;
-  }
+  return executeClosing(ctx, statement);
+}
+
+/** A change that inserts a row of its own and moves the ticket's time totals: a worklog. */
+export interface WorkChange {
+  /** The row's insert, returning the answer's `columns`. */
+  insert: RawBuilder<unknown>;
+  totals: WorkTotals;
+  /** For a change decided on the ticket read without its row lock: the ticket as read, its totals with it. */
+  asRead?: TicketAsRead & WorkTotals;
+}
+
+/**
+ * closeTicketChange for a worklog, in one statement with the worklog's insert and the ticket's new
+ * totals, answered with the inserted row's `columns`. The search document stays: no worklog is
+ * in it (migration 0017).
+ */
+export async function closeTicketChangeWithWork<R extends Record<string, unknown>>(
+  ctx: Context,
+  ticket: { id: string; key: string },
+  closing: Pick<Closing, 'history' | 'announcement'>,
+  work: WorkChange,
+  columns: readonly (keyof R & string)[],
+): Promise<R> {
+  const ctes = [sql`inserted as (${work.insert})`, ...closingCtes(ctx, ticket, closing)];
+  const guard = work.asRead ? stillAsRead({ ...AS_READ, ...TOTALS }, work.asRead) : sql``;
+  // prepared: a few fixed shapes (how many people a worklog mentions), every row found by its key
+  const statement = sql<R>`${sql.raw(PREPARE)}
+    with ${sql.join(ctes)}
+    update tickets t
+    set time_spent_seconds = ${work.totals.time_spent_seconds}::integer,
+        remaining_estimate_seconds = ${work.totals.remaining_estimate_seconds}::integer, updated_at = now()
+    from inserted
+    where t.id = ${ticket.id}::uuid ${guard}
+    returning ${sql.join(columns.map((column) => sql.ref(`inserted.${column}`)))}
+  `;
+  const rows = await executeClosing(ctx, statement);
+  return rows[0]!;
 }
 
 /**

@@ -194,6 +194,8 @@ export const logWorkOperation = defineOperation({
   module: 'tickets',
   access: 'write',
   locksRow: ticketRow,
+  oneStatement: true,
+  checkedByFirstRead: true,
   summary: 'Log work on a ticket',
   description:
     'Logs time on a ticket: `time_spent` in words or `time_spent_seconds`. It adds to the time spent and comes off the remaining estimate (not below zero); the answer shows both. Zero or a non-duration: 422 invalid_duration.',

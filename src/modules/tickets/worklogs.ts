@@ -1,45 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { durationSeconds, MAX_SECONDS } from '../../core/durations.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
-import { sql } from 'kysely';
+import { inTransaction } from '../../core/transaction.ts';
 import { loadVisibleTicket } from './load.ts';
-import { closeTicketChangeQuietly, type Closing } from './closing.ts';
+import { closeTicketChangeQuietly, closeTicketChangeWithWork, TicketChangedSinceRead, type Closing, type WorkTotals } from './closing.ts';
 import { requireTicketAction } from './policy.ts';
 import { presentWorklog, type WorklogRow } from './present.ts';
 import type { TicketState } from './repo.ts';
 import type { LoggedWork, WorklogBody } from './schemas.ts';
 
-type Totals = { time_spent_seconds: number | null; remaining_estimate_seconds: number | null };
-type Ticket = Pick<TicketState, 'id' | 'key'> & Totals;
+type Ticket = Pick<TicketState, 'id' | 'key'> & WorkTotals;
 
 /**
- * Moves a ticket's totals by `added` seconds (negative: work taken back) and records it: the time
- * adds to time_spent_seconds and comes off the remaining estimate, never below zero; a ticket
- * with no remaining estimate keeps none (spec 4.2). Work taken back does not grow the estimate.
+ * A ticket's totals after `added` seconds (negative: work taken back): the time adds to
+ * time_spent_seconds and comes off the remaining estimate, never below zero; a ticket with no
+ * remaining estimate keeps none (spec 4.2). Work taken back does not grow the estimate.
  */
-async function addToTotals(ctx: Context, ticket: Ticket, added: number, announcement?: Closing['announcement']): Promise<Totals> {
-  const totals = await ctx.db
-    .updateTable('tickets')
-    .set({
-      time_spent_seconds: sql`case when coalesce(time_spent_seconds, 0) + ${added} <= 0 and ${added} < 0 then null else coalesce(time_spent_seconds, 0) + ${added} end`,
-      remaining_estimate_seconds: sql`case when remaining_estimate_seconds is null then null else greatest(remaining_estimate_seconds - greatest(${added}, 0), 0) end`,
-    })
-    .where('id', '=', ticket.id)
-    .returning(['time_spent_seconds', 'remaining_estimate_seconds'])
-    .executeTakeFirstOrThrow();
-  await closeTicketChangeQuietly(ctx, ticket, {
-    history: [
-      {
-        kind: 'worklog',
-        changes: [
-          { field: 'time_spent_seconds', from: ticket.time_spent_seconds, to: totals.time_spent_seconds },
-          { field: 'remaining_estimate_seconds', from: ticket.remaining_estimate_seconds, to: totals.remaining_estimate_seconds },
-        ],
-      },
-    ],
-    announcement,
-  });
-  return totals;
+function totalsAfter(ticket: WorkTotals, added: number): WorkTotals {
+  const spent = (ticket.time_spent_seconds ?? 0) + added;
+  const remaining = ticket.remaining_estimate_seconds;
+  return {
+    time_spent_seconds: added < 0 && spent <= 0 ? null : spent,
+    remaining_estimate_seconds: remaining === null ? null : Math.max(remaining - Math.max(added, 0), 0),
+  };
+}
+
+/** The history entry of a change of the ticket's totals. */
+function totalsHistory(ticket: WorkTotals, totals: WorkTotals): Closing['history'] {
+  const changes = (['time_spent_seconds', 'remaining_estimate_seconds'] as const).map((field) => ({ field, from: ticket[field], to: totals[field] }));
+  return [{ kind: 'worklog', changes }];
+}
+
+/** Moves a locked ticket's totals by `added` seconds and records it (a time-tracking activity's worklog changed or gone). */
+async function addToTotals(ctx: Context, ticket: Ticket, added: number): Promise<void> {
+  const totals = totalsAfter(ticket, added);
+  await ctx.db.updateTable('tickets').set(totals).where('id', '=', ticket.id).execute();
+  await closeTicketChangeQuietly(ctx, ticket, { history: totalsHistory(ticket, totals) });
 }
 
 function refuseOverflow(ticket: Ticket, seconds: number, pointer: string): void {
@@ -49,33 +47,38 @@ function refuseOverflow(ticket: Ticket, seconds: number, pointer: string): void 
   }
 }
 
-/** A new worklog by the member on a ticket, with its totals and notifications; returns it as its answer shows it and the ticket's new totals. */
-async function addWorklog(ctx: Context, ticket: Ticket, work: { seconds: number; startedAt: string; body: string | null }): Promise<{ worklog: WorklogRow; totals: Totals }> {
-  const inserted = await ctx.db
-    .insertInto('worklogs')
-    .values({
-      ticket_id: ticket.id,
-      author_id: ctx.actor.memberId,
-      started_at: work.startedAt,
-      time_spent_seconds: work.seconds,
-      body_format: work.body !== null ? 'markdown' : null,
-      body_text: work.body,
-      edited_at: null,
-    })
-    .returning(['id', 'author_id', 'started_at', 'time_spent_seconds', 'body_format', 'body_text', 'created_at', 'edited_at'])
-    .executeTakeFirstOrThrow();
-  const totals = await addToTotals(ctx, ticket, work.seconds, {
-    kind: 'worklog',
-    payload: { worklog_id: inserted.id, time_spent_seconds: work.seconds },
-    markdown: work.body,
-  });
+type Work = { seconds: number; startedAt: string; body: string | null };
+
+/** What a worklog's statement writes and answers (the author's name is the request's). */
+type WrittenWorklog = Omit<WorklogRow, 'author_name'>;
+const WRITTEN: readonly (keyof WrittenWorklog & string)[] = ['id', 'author_id', 'started_at', 'time_spent_seconds', 'body_format', 'body_text', 'created_at', 'edited_at'];
+
+/**
+ * A new worklog by the member on a ticket, with its totals, history and notifications, in one
+ * statement; `asRead` when the ticket was read without its row lock (the statement then writes
+ * only if the ticket still holds it, else TicketChangedSinceRead). Returns the worklog as its
+ * answer shows it and the ticket's new totals.
+ */
+async function addWorklog(ctx: Context, ticket: Ticket, work: Work, asRead?: TicketState): Promise<{ worklog: WorklogRow; totals: WorkTotals }> {
+  const totals = totalsAfter(ticket, work.seconds);
+  const id = randomUUID();
+  const insert = sql`
+    insert into worklogs (id, ticket_id, author_id, started_at, time_spent_seconds, body_format, body_text)
+    values (${id}::uuid, ${ticket.id}::uuid, ${ctx.actor.memberId}::uuid, ${work.startedAt}::timestamptz, ${work.seconds}::integer, ${work.body !== null ? 'markdown' : null}::text, ${work.body}::text)
+    returning ${sql.join(WRITTEN.map((column) => sql.ref(column)))}`;
+  const written = await closeTicketChangeWithWork<WrittenWorklog>(
+    ctx,
+    ticket,
+    { history: totalsHistory(ticket, totals), announcement: { kind: 'worklog', payload: { worklog_id: id, time_spent_seconds: work.seconds }, markdown: work.body } },
+    { insert, totals, ...(asRead ? { asRead } : {}) },
+    WRITTEN,
+  );
   // the author is the member making the request: their name as read with the request's token
-  return { worklog: { ...inserted, author_name: ctx.actor.name }, totals };
+  return { worklog: { ...written, author_name: ctx.actor.name }, totals };
 }
 
-/** POST /tickets/{key}/worklogs (spec 4.2). */
-export async function logWork(ctx: Context, key: string, input: WorklogBody): Promise<LoggedWork> {
-  const ticket = await loadVisibleTicket(ctx, key, true);
+/** A worklog as the request asks for it, checked on the ticket as read, before anything is written. */
+async function decideWork(ctx: Context, ticket: TicketState, input: WorklogBody): Promise<Work> {
   await requireTicketAction(ctx, 'log_work', ticket);
   if (input.time_spent === undefined && input.time_spent_seconds === undefined) {
     throw invalid('/time_spent', 'is required (or time_spent_seconds instead)');
@@ -85,11 +88,34 @@ export async function logWork(ctx: Context, key: string, input: WorklogBody): Pr
       ? durationSeconds({ words: input.time_spent }, '/time_spent')
       : durationSeconds({ seconds: input.time_spent_seconds }, '/time_spent_seconds');
   refuseOverflow(ticket, seconds, input.time_spent !== undefined ? '/time_spent' : '/time_spent_seconds');
-  const { worklog, totals } = await addWorklog(ctx, ticket, { seconds, startedAt: input.started_at ?? ctx.now().toISOString(), body: input.body ?? null });
-  return {
-    ...presentWorklog(worklog),
-    ticket: { key: ticket.key, time_spent_seconds: totals.time_spent_seconds ?? seconds, remaining_estimate_seconds: totals.remaining_estimate_seconds },
-  };
+  return { seconds, startedAt: input.started_at ?? ctx.now().toISOString(), body: input.body ?? null };
+}
+
+/**
+ * POST /tickets/{key}/worklogs (spec 4.2). One statement (issue 15): decided on the ticket read
+ * without a lock, by the read that carries the token's check, and written only if the ticket still
+ * holds what was read, as a transition is (tickets/transitions.ts); one that finds the ticket
+ * changed is decided again on the ticket locked, in a transaction.
+ */
+export async function logWork(ctx: Context, key: string, input: WorklogBody): Promise<LoggedWork> {
+  if (!ctx.db.isTransaction) {
+    const ticket = await loadVisibleTicket(ctx, key);
+    const work = await decideWork(ctx, ticket, input);
+    try {
+      return loggedWork(ticket, await addWorklog(ctx, ticket, work, ticket));
+    } catch (error) {
+      if (!(error instanceof TicketChangedSinceRead)) throw error;
+    }
+  }
+  return inTransaction(ctx, async (trx) => {
+    const ticket = await loadVisibleTicket(trx, key, true);
+    return loggedWork(ticket, await addWorklog(trx, ticket, await decideWork(trx, ticket, input)));
+  });
+}
+
+function loggedWork(ticket: Ticket, written: { worklog: WorklogRow; totals: WorkTotals }): LoggedWork {
+  const { worklog, totals } = written;
+  return { ...presentWorklog(worklog), ticket: { key: ticket.key, time_spent_seconds: totals.time_spent_seconds ?? worklog.time_spent_seconds, remaining_estimate_seconds: totals.remaining_estimate_seconds } };
 }
 
 /** The work a finished activity puts on a ticket (time tracking's side of a worklog). */
