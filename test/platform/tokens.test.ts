@@ -13,6 +13,10 @@ const METADATA = 'https://atrium.example.com/.well-known/oauth-protected-resourc
 const CHALLENGE = `Bearer realm="atrium", resource_metadata="${METADATA}"`;
 const INVALID_CHALLENGE = `Bearer realm="atrium", error="invalid_token", resource_metadata="${METADATA}"`;
 
+/** The workspace file the service starts from, applied again changed (and back) by the tests of a change to it. */
+const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
+const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
+
 let service: TestService;
 /** The service's clock runs this far ahead of the real one; tests move it past an expiry. */
 let clockAhead = 0;
@@ -32,6 +36,13 @@ async function memberId(name: string): Promise<string> {
 
 async function mint(name: string, lifetimeDays: 30 | 90 | 365 | null = null) {
   return createPersonalToken(service.db, { memberId: await memberId(name), name: 'agent', access: 'write', lifetimeDays });
+}
+
+/** A ticket in CORE made through the API with `token`; its key. */
+async function createTicket(token: string, summary: string): Promise<string> {
+  const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.key as string;
 }
 
 function expectRefused(reply: Awaited<ReturnType<TestService['request']>>, challenge: string) {
@@ -166,8 +177,6 @@ describe('personal tokens: 401 invalid_token when a token stops working (spec 5.
 describe('personal tokens: a token in use sees what a switch or the workspace file changed at its very next request', () => {
   // The process keeps a token's member, settings and grants while config_version stays, and
   // checks the token itself on every request (auth/bearer.ts).
-  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
-  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
 
   it('is refused by a switch turned off, and let in once it is on again', async () => {
     const { secret } = await mint('Lee Lead');
@@ -205,8 +214,6 @@ describe('personal tokens: a token in use sees what a switch or the workspace fi
 describe('personal tokens: a read that carries its token check in its own statement still refuses at once (spec 5.5)', () => {
   // GET /tickets/{key} reads the token's check in the ticket's statement (auth/bearer.ts,
   // DeferredTokenCheck); nothing is answered before the check, and a stale principal reads again.
-  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
-  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
   const VIEWER = '      - { role: Viewer, members: [vic@example.com] }\n';
   let key: string;
 
@@ -297,8 +304,6 @@ describe('personal tokens: a read that carries its token check in its own statem
 describe('personal tokens: a comment whose first read carries its token check writes nothing until the check passes (spec 5.5)', () => {
   // POST /tickets/{key}/comments reads the ticket with the token's check in its statement, and
   // sends its write only once the check has passed (auth/bearer.ts, DeferredTokenCheck's gate).
-  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
-  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
   let key: string;
   let ada: string;
 
@@ -411,19 +416,13 @@ describe('personal tokens: a comment whose first read carries its token check wr
 describe('personal tokens: a transition whose first read carries its token check changes nothing until the check passes (spec 5.5)', () => {
   // POST /tickets/{key}/transitions reads the ticket with the token's check in its statement, as a
   // comment does, and writes only once the check has passed.
-  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
-  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
   let lee: string;
 
   beforeAll(async () => {
     lee = await service.token('lee@example.com', 'write', 'ticket maker');
   });
 
-  const newTicket = async () => {
-    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Moved with its check' } });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return created.body.key as string;
-  };
+  const newTicket = () => createTicket(lee, 'Moved with its check');
   const move = (secret: string, key: string, transition: string) =>
     service.request('POST', `/api/v1/tickets/${key}/transitions`, { token: secret, body: { transition } });
   const statusOf = async (key: string) => (await service.request('GET', `/api/v1/tickets/${key}`, { token: lee })).body.status.name;
@@ -470,19 +469,13 @@ describe('personal tokens: a transition whose first read carries its token check
 describe('personal tokens: a worklog whose first read carries its token check writes nothing until the check passes (spec 5.5)', () => {
   // POST /tickets/{key}/worklogs reads the ticket with the token's check in its statement, as a
   // transition does, and writes only once the check has passed.
-  const FILE = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
-  const apply = (text: string) => applyWorkspace(service.db, parseWorkspaceYaml(text, 'workspace.yaml'));
   let lee: string;
 
   beforeAll(async () => {
     lee = await service.token('lee@example.com', 'write', 'ticket maker');
   });
 
-  const newTicket = async () => {
-    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Worked on with its check' } });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return created.body.key as string;
-  };
+  const newTicket = () => createTicket(lee, 'Worked on with its check');
   const logWork = (secret: string, key: string, minutes: number) =>
     service.request('POST', `/api/v1/tickets/${key}/worklogs`, { token: secret, body: { time_spent_seconds: minutes * 60 } });
   const worklogsOf = async (key: string) => {
