@@ -6,6 +6,8 @@ const PROJECT = 'ATR';
 const SPRINT_BOARD = 90;
 const WIDE_BOARD = 91;
 const CARDS = 500;
+/** Cards of the sprint's To Do column the move scenario reorders. */
+const MOVED = 100;
 
 /** Enough tickets in the project for a full board, whatever data set the run uses. */
 async function ensureTickets(db: Kysely<DB>, projectId: string): Promise<void> {
@@ -57,7 +59,17 @@ async function seedBoards(db: Kysely<DB>): Promise<Record<string, string>> {
       .values([{ board_id: wide.id, position: 0, name: 'Open', statuses: ['To Do', 'In Progress', 'In Review'], min_tickets: null, max_tickets: null }])
       .execute();
   }
-  return { sprintBoard: String(SPRINT_BOARD), wideBoard: String(WIDE_BOARD) };
+  const toDo = await sql<{ key: string }>`
+    select t.key from tickets t join statuses s on s.id = t.status_id
+    join sprint_tickets st on st.ticket_id = t.id and st.open join boards b on b.id = st.board_id
+    where b.number = ${SPRINT_BOARD} and s.name = 'To Do' order by t.number limit ${MOVED}
+  `.execute(db);
+  return { sprintBoard: String(SPRINT_BOARD), wideBoard: String(WIDE_BOARD), toDoCards: toDo.rows.map((r) => r.key).join(',') };
+}
+
+/** Each card of the To Do column in turn, before the card three along, or every fourth to the column's end. */
+function reorders(keys: string[]): unknown[] {
+  return keys.map((key, i) => ({ key, column: 'To Do', ...(i % 4 === 3 ? {} : { before: keys[(i + 3) % keys.length] }) }));
 }
 
 export const scenarios: Scenario[] = [
@@ -96,5 +108,10 @@ export const scenarios: Scenario[] = [
           where s.category is distinct from 'done' order by t.rank limit ${CARDS}`
         .execute(db)
         .then((r) => r.rows),
+  },
+  {
+    // a card dragged within its column of the sprint board: the rank lock, the sprint, the neighbour
+    name: `POST /api/v1/boards/${SPRINT_BOARD}/moves (${MOVED} cards reordered in To Do)`,
+    request: (env) => ({ method: 'POST', path: `/api/v1/boards/${env.sprintBoard}/moves`, bodies: reorders(env.toDoCards!.split(',')) }),
   },
 ];

@@ -157,6 +157,16 @@ describe('card moves: before/after place the card with one new rank, never renum
     );
     await expectRefusedWithoutChange(t.lee, { key: k.d, column: 'To Do', after: k.d }, 422, 'invalid');
   });
+
+  it('checks an `after` named beside `before` too, though `before` places the card', async () => {
+    const message = await expectRefusedWithoutChange(t.lee, { key: k.d, column: 'To Do', before: k.a, after: k.e }, 422, 'invalid');
+    expect(message).toBe(`/after: ${k.e} is not in column "To Do" of board 1 outside its sprints`);
+  });
+
+  it('refuses a neighbour outside the column after taking the transition, and the transition is undone', async () => {
+    const message = await expectRefusedWithoutChange(t.lee, { key: k.d, column: 'Doing', after: k.ops, comment: 'Starting' }, 422, 'invalid');
+    expect(message).toBe(`/after: ${k.ops} is not in column "Doing" of board 1 outside its sprints`);
+  });
 });
 
 describe('card moves: permissions (ticket:transition across columns, ticket:edit within one)', () => {

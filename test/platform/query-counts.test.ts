@@ -59,7 +59,9 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 2],
   // the workspace gives time:log to no role: an administrator logs the work
   ['POST /tickets/{key}/worklogs', rest('POST', '/tickets/CORE-1/worklogs', () => ({ time_spent: '5m' }), () => t.ada), 201, 2],
-  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 9],
+  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 7],
+  // into another column: the transition is written on the card's locked read
+  ['POST /boards/{n}/moves across columns', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-5', column: n++ % 2 ? 'To Do' : 'Doing' })), 200, 8],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
   ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 1],
   ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 1],

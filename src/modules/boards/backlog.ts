@@ -77,7 +77,7 @@ export async function moveToSprint(ctx: Context, number: number, input: BacklogM
   const projectIds = board.projects.map((p) => p.id);
   const list = target ? all([inProjects(projectIds), inSprint(target.id)]) : backlogList(board, projectIds, statusOf);
   const listName = target ? `sprint "${target.name}"` : `the backlog of board ${board.number}`;
-  const place = await resolvePlace(ctx, list, input, ticket.id, listName);
+  const place = await resolvePlace(ctx, list, input, ticket.id, async () => listName);
 
   const current = (await openSprintOf(ctx.db, board.id, ticket.id)) ?? null;
   if (current?.id !== target?.id) {
@@ -86,5 +86,5 @@ export async function moveToSprint(ctx: Context, number: number, input: BacklogM
     await ctx.db.updateTable('tickets').set({ updated_at: sql<string>`now()` }).where('id', '=', ticket.id).execute();
     await recordSprintChange(ctx, ticket.id, current, target);
   }
-  return rankCard(ctx, list, ticket, place, listName);
+  return rankCard(ctx, list, ticket, place, async () => listName);
 }

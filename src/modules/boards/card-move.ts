@@ -5,17 +5,17 @@ import {
   loadVisibleTicket,
   requireTicketAction,
   transitionInto,
-  transitionTicket,
+  transitionLocked,
   type Ticket,
   type TicketState,
   type TransitionChoice,
 } from '../tickets/index.ts';
-import { rankCard, resolvePlace } from './placement.ts';
+import { rankCard, resolvePlace, type ListName } from './placement.ts';
 import { loadVisibleBoard, type LoadedBoard } from './policy.ts';
 import { openSprintOf, type ColumnRow } from './repo.ts';
 import { resolveColumn } from './resolve.ts';
 import type { CardMoveBody } from './schemas.ts';
-import { all, inNoOpenSprint, inProjects, inSprint, statusIn, statusOf } from './ticket-sets.ts';
+import { all, inOpenSprintWith, inProjects, statusIn, statusOf } from './ticket-sets.ts';
 
 export function requireOnBoard(board: LoadedBoard, ticket: TicketState): void {
   if (!board.projects.some((p) => p.id === ticket.project_id)) {
@@ -73,14 +73,16 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
   }
 
   // The column as it shows beside the card: on a scrum board, the tickets of the card's open sprint (or of none).
-  const sprint = board.kind === 'scrum' ? ((await openSprintOf(ctx.db, board.id, ticket.id)) ?? null) : undefined;
-  const sameSprint = sprint === undefined ? [] : [sprint ? inSprint(sprint.id) : inNoOpenSprint(board.id)];
-  const inColumn = all([inProjects(board.projects.map((p) => p.id)), statusOf(statusIn(column.statuses)), ...sameSprint]);
-  const listName = `column ${columnName(column)} of board ${board.number}${sprint === undefined ? '' : sprint ? ` in sprint ${sprint.name}` : ' outside its sprints'}`;
+  const scrum = board.kind === 'scrum';
+  const inColumn = all([inProjects(board.projects.map((p) => p.id)), statusOf(statusIn(column.statuses)), ...(scrum ? [inOpenSprintWith(board.id, ticket.id)] : [])]);
+  const listName: ListName = async () => {
+    const sprint = scrum ? ((await openSprintOf(ctx.db, board.id, ticket.id)) ?? null) : undefined;
+    return `column ${columnName(column)} of board ${board.number}${sprint === undefined ? '' : sprint ? ` in sprint ${sprint.name}` : ' outside its sprints'}`;
+  };
   const place = await resolvePlace(ctx, inColumn, input, ticket.id, listName);
 
   if (transition) {
-    await transitionTicket(ctx, ticket.key, {
+    await transitionLocked(ctx, ticket, {
       transition: transition.id,
       resolution: input.resolution,
       comment: input.comment,

@@ -16,7 +16,7 @@ export async function lockRanks(db: Kysely<DB>): Promise<void> {
 
 /** A ticket of the target list the card is placed beside, as the request named it. */
 export interface Neighbour {
-  id: string;
+  /** Its key, normalized. */
   key: string;
   /** Where the request named it: `/before` or `/after`. */
   pointer: string;
@@ -30,10 +30,10 @@ export const besideOf = (place: Place): Neighbour | null => (place === 'end' ? n
 
 /**
  * The rank that places a card in a list of tickets (`inList`: a condition on `t`), or null when
- * the ticket it goes beside is no longer in the list. The key goes after its lower neighbour and
- * before the next rank anywhere, so no two tickets ever share one and the card lands in the same
- * place in every view. The neighbours' ranks are read by this one statement, under the caller's
- * rank lock: a rank read before the lock may have moved since.
+ * the ticket it goes beside is not another ticket of the list. The key goes after its lower
+ * neighbour and before the next rank anywhere, so no two tickets ever share one and the card
+ * lands in the same place in every view. The neighbours' ranks are read by this one statement,
+ * under the caller's rank lock: a rank read before the lock may have moved since.
  */
 export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, cardId: string, place: Place): Promise<string | null> {
   const others = sql<boolean>`t.id <> ${cardId}::uuid`;
@@ -56,7 +56,7 @@ export async function rankInList(db: Kysely<DB>, inList: RawBuilder<boolean>, ca
   // Materialized: each value is used twice, and inlined it would be computed twice.
   const { rows } = await sql<{ lower: string | null; upper: string | null; beside_in_list: boolean }>`
     with n as materialized (
-      select ${beside ? sql`(select t.rank from tickets t where t.id = ${beside.id}::uuid and ${inList})` : sql`null::text`} as rank
+      select ${beside ? sql`(select t.rank from tickets t where t.key = ${beside.key} and ${others} and ${inList})` : sql`null::text`} as rank
     ),
     l as materialized (select ${lower} as value)
     select l.value as lower, (select min(t.rank) from tickets t where ${others} and t.rank > coalesce(l.value, '')) as upper,

@@ -33,6 +33,14 @@ export const inActiveSprint = (boardId: string): RawBuilder<boolean> =>
 export const inNoOpenSprint = (boardId: string): RawBuilder<boolean> =>
   sql<boolean>`not exists (select 1 from sprint_tickets st where st.board_id = ${boardId} and st.ticket_id = t.id and st.open)`;
 
+/**
+ * In the open sprint of the board that `ticketId` is in, or, like it, in none: the cards a scrum
+ * board shows beside it. A ticket is in one open sprint of a board at most (a unique index).
+ */
+export const inOpenSprintWith = (boardId: string, ticketId: string): RawBuilder<boolean> =>
+  sql<boolean>`(select st.sprint_id from sprint_tickets st where st.board_id = ${boardId}::uuid and st.ticket_id = t.id and st.open)
+    is not distinct from (select st.sprint_id from sprint_tickets st where st.board_id = ${boardId}::uuid and st.ticket_id = ${ticketId}::uuid and st.open)`;
+
 /** Open = anything not done (spec 4.2); a status without a category counts as open. */
 export const isOpen: RawBuilder<boolean> = sql<boolean>`s.category is distinct from 'done'`;
 

@@ -31,7 +31,7 @@ export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } f
 
 // Changing tickets the way the API does (history, notifications, search document included).
 export { transitionInto, type TransitionChoice } from './moves.ts';
-export { transitionTicket } from './transitions.ts';
+export { transitionLocked, transitionTicket } from './transitions.ts';
 export { rankTicket } from './closing.ts';
 export { ticketRow } from './locked-rows.ts';
 

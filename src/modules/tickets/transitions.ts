@@ -93,10 +93,12 @@ export async function transitionTicket(ctx: Context, key: string, input: Transit
       }
     }
   }
-  return inTransaction(ctx, async (trx) => {
-    const ticket = await loadVisibleTicket(trx, key, true);
-    return writeTransition(trx, ticket, input, await decideTransition(trx, ticket, input));
-  });
+  return inTransaction(ctx, async (trx) => transitionLocked(trx, await loadVisibleTicket(trx, key, true), input));
+}
+
+/** A transition of a ticket its caller read with its row locked, in the transaction `ctx` runs in (a card move). */
+export async function transitionLocked(ctx: Context, ticket: TicketState, input: TransitionBody): Promise<Ticket> {
+  return writeTransition(ctx, ticket, input, await decideTransition(ctx, ticket, input));
 }
 
 async function decideTransition(ctx: Context, ticket: TicketState, input: TransitionBody): Promise<Decision> {
