@@ -10,7 +10,7 @@ import { unclaimedNodeNote } from './lib/node-release.ts';
 import { seedTarget, startService, type SeededTarget } from './lib/service.ts';
 import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
 import type { BenchRequest, Scenario } from './scenarios/scenario.ts';
-import { pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
+import { autovacuumNote, pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 
 const BASELINE = new URL('./lib/baseline-child.ts', import.meta.url);
 const RESULTS = new URL('./RESULTS.md', import.meta.url);
@@ -139,7 +139,11 @@ if (args.tickets) notes.push(`Data set: ${args.tickets} tickets (bench/run.ts --
 if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget(args['pglite-shared-buffers']));
 if (args['pglite-shared-buffers']) notes.push(`PGlite ran with shared_buffers=${args['pglite-shared-buffers']} (PGLITE_SHARED_BUFFERS).`);
 if (!args.engine || args.engine === 'postgres') {
-  if (await postgresAnswers()) engines.push(() => postgresTarget());
+  if (await postgresAnswers()) {
+    engines.push(() => postgresTarget());
+    const vacuum = await autovacuumNote();
+    if (vacuum) notes.push(vacuum);
+  }
   else notes.push('PostgreSQL: 127.0.0.1:5432 did not answer; PGlite only.');
 }
 

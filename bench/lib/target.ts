@@ -43,6 +43,24 @@ export function postgresAnswers(host = '127.0.0.1', port = 5432): Promise<boolea
   });
 }
 
+/**
+ * A note when the server runs without autovacuum (this machine's does): the dead rows the write
+ * scenarios leave (a card move's or a transition's tickets update touches every index) are then
+ * read past by every later scenario, as a live server's autovacuum would not let them pile up.
+ */
+export async function autovacuumNote(serverUrl = POSTGRES_SERVER): Promise<string | null> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ autovacuum: string }>('show autovacuum');
+    return rows[0]?.autovacuum === 'off'
+      ? 'PostgreSQL: autovacuum is off on this server, so the dead rows and index entries the write scenarios leave stay for the rest of the run (the seed vacuums once, before any load).'
+      : null;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh PostgreSQL database for this run, dropped afterwards. */
 export async function postgresTarget(serverUrl = POSTGRES_SERVER): Promise<BenchTarget> {
   const name = `atrium_bench_${randomBytes(4).toString('hex')}`;
