@@ -54,7 +54,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 2],
   // labels the project has: named from the structure store
   ['POST /tickets with a label', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })), 201, 2],
-  ['PATCH /tickets/{key} labels', rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })), 200, 11],
+  ['PATCH /tickets/{key} labels', rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })), 200, 7],
   ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 2],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 2],
   // the workspace gives time:log to no role: an administrator logs the work

@@ -321,6 +321,34 @@ describe('change: only what is sent changes, in one history entry (custom fields
   });
 });
 
+describe('change: the watchers are told, a new assignee among them, and a member mentioned in the description', () => {
+  it('notifies each watcher but the member once, a mentioned one as mentioned, and search finds the new words', async () => {
+    const ticket = (await create('dev1', { summary: 'Before the change' })).body;
+    const { status, body } = await call('lee', 'PATCH', `/tickets/${ticket.key}`, {
+      summary: 'Wombat after the change',
+      assignee: 'Dev Two',
+      description: 'Over to @dev1 as well',
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ summary: 'Wombat after the change', assignee: { name: 'Dev Two' } });
+    const sent = (await notifications(ticket.key)).sort((a, b) => a.username.localeCompare(b.username));
+    expect(sent.map((n) => [n.username, n.kind])).toEqual([['dev1', 'mentioned'], ['dev2', 'updated']]);
+    expect(sent[1]!.payload).toMatchObject({ key: ticket.key, changes: ['summary', 'description', 'assignee'], via: "lee's agent" });
+    expect(sent[0]!.payload).toMatchObject({ key: ticket.key, event: 'updated' });
+    const found = (await call('lee', 'GET', '/tickets?query=wombat')).body.tickets.map((t: { key: string }) => t.key);
+    expect(found).toEqual([ticket.key]);
+  });
+
+  it('changes nothing, tells no one and records nothing for a change that changes nothing', async () => {
+    const ticket = (await create('dev1', { summary: 'Unchanged' })).body;
+    const { status, body } = await call('lee', 'PATCH', `/tickets/${ticket.key}`, { summary: 'Unchanged' });
+    expect(status).toBe(200);
+    expect(body.updated_at).toBe(ticket.updated_at);
+    expect(await notifications(ticket.key)).toEqual([]);
+    expect((await history(ticket.key)).map((e) => e.kind)).toEqual(['created']);
+  });
+});
+
 describe('assignee: present assignee always accepted, others must be assignable', () => {
   it('refuses someone outside assignable people with not_assignable', async () => {
     const reply = await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'vic@example.com' });

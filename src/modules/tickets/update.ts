@@ -1,16 +1,15 @@
 import type { Context } from '../../core/context.ts';
 import { ApiError } from '../../core/errors.ts';
-import { recordHistory } from '../../core/history.ts';
 import { normalizeKey, normalizeName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { resolveDealCompany, writeDealCompany } from './extensions.ts';
 import { checkFieldValues, fieldsForType, writeFieldValues } from './fields.ts';
-import { loadVisibleTicket, presentTicketById } from './load.ts';
-import { announce } from './notify.ts';
+import { closeTicketChange } from './closing.ts';
+import { loadVisibleTicket, presentTicketById, presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { mayDo, requireTicketAction } from './policy.ts';
-import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
-import { ensureProjectLabels, setComponents, setLabels, ticketRows, touchTicket, type TicketState } from './repo.ts';
+import { cachedProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
+import { ensureProjectLabels, setComponents, setLabels, ticketRows, type TicketState } from './repo.ts';
 import type { Ticket, UpdateTicketBody } from './schemas.ts';
 import { labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 
@@ -34,12 +33,13 @@ async function statusForType(ctx: Context, ticket: TicketState, type: ProjectCon
 
 /**
  * PATCH /tickets/{key}: only what is sent changes. Everything is checked first; all changes are
- * one history entry and the custom fields a second.
+ * one history entry and the custom fields a second, written with the notifications by the
+ * statement that closes the change (closing.ts).
  */
 export async function updateTicket(ctx: Context, key: string, input: UpdateTicketBody): Promise<Ticket> {
   const ticket = await loadVisibleTicket(ctx, key, true);
   await requireTicketAction(ctx, 'edit', ticket);
-  const config = await loadProjectConfig(ctx.db, projectOf(ticket));
+  const config = await cachedProjectConfig(ctx, projectOf(ticket));
   const [before] = await ticketRows(ctx.db, [ticket.id]);
   if (!before) throw new ApiError('not_found', `Ticket ${ticket.key} not found`);
 
@@ -127,16 +127,16 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
   const fieldChanges = await writeFieldValues(ctx, ticket.id, fields);
   if (company !== undefined) changes.push(...(await writeDealCompany(ctx, ticket.id, company)));
 
-  if (changes.length || fieldChanges.length) {
-    await touchTicket(ctx.db, ticket.id);
-    if (changes.length) await recordHistory(ctx, { entityType: 'ticket', entityId: ticket.id, kind: 'updated', changes });
-    if (fieldChanges.length) await recordHistory(ctx, { entityType: 'ticket', entityId: ticket.id, kind: 'fields', changes: fieldChanges });
-    await announce(ctx, {
-      ticket,
+  if (!changes.length && !fieldChanges.length) return presentTicketById(ctx, ticket.id);
+  // the history, the watchers' notifications (a new assignee among them: set above, its own
+  // statement), the search document and the answer's row, in one statement
+  const row = await closeTicketChange(ctx, ticket, {
+    history: [...(changes.length ? [{ kind: 'updated', changes }] : []), ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : [])],
+    announcement: {
       kind: 'updated',
       payload: { changes: [...changes, ...fieldChanges].map((c) => c.field) },
       markdown: typeof input.description === 'string' ? input.description : null,
-    });
-  }
-  return presentTicketById(ctx, ticket.id);
+    },
+  });
+  return presentTicketRow(ctx, row);
 }
