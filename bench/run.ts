@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startChild, type Child } from './lib/child.ts';
 import { load, type LoadSettings } from './lib/load.ts';
-import { loadScenarios, scenariosNamed } from './lib/load-scenarios.ts';
+import { loadScenarios, readsFirst, scenariosNamed } from './lib/load-scenarios.ts';
 import { unclaimedNodeNote } from './lib/node-release.ts';
 import { seedTarget, startService, type SeededTarget } from './lib/service.ts';
 import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
@@ -124,7 +124,7 @@ async function phasedRun(target: BenchTarget, seeded: SeededTarget, size: Record
 }
 
 const host = machine();
-const wanted = scenariosNamed(allScenarios, args.only);
+const wanted = readsFirst(scenariosNamed(allScenarios, args.only));
 const engines: Array<() => Promise<BenchTarget>> = [];
 const notes: string[] = [
   'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all). The data is seeded by a separate process before the server starts (bench/lib/seed-child.ts), so the figure is the server\'s own.',
