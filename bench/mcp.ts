@@ -112,6 +112,8 @@ interface Row {
   tool: string;
   rest: DoorFigures;
   mcp: DoorFigures;
+  /** MCP/REST requests/s of each round's two loads, seconds apart: the spread a shared machine puts on one ratio. */
+  roundRatios: number[];
 }
 
 /** One door loaded once: warm-up, then the measured run with the server's CPU time around it. */
@@ -155,7 +157,8 @@ async function benchEngine(target: BenchTarget): Promise<Row[]> {
           (door === 'rest' ? rest : mcp).push(await measure(url, request, env.token, service.pid));
         }
       }
-      rows.push({ engine: target.engine, tool: pair.tool, rest: combine(rest), mcp: combine(mcp) });
+      const roundRatios = rest.map((run, i) => mcp[i]!.requestsPerSecond / run.requestsPerSecond);
+      rows.push({ engine: target.engine, tool: pair.tool, rest: combine(rest), mcp: combine(mcp), roundRatios });
     }
   } finally {
     await service.stop();
@@ -182,17 +185,26 @@ if ((!args.engine || args.engine === 'postgres') && (await postgresAnswers())) t
 const rows: Row[] = [];
 for (const target of targets) rows.push(...(await benchEngine(await target())));
 
+/** Ratios as `lowest–highest (median)`. */
+function spread(ratios: number[]): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return `${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)} (${median.toFixed(2)})`;
+}
+
 const nodeNote = unclaimedNodeNote();
 const lines = [
   `MCP against REST, ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s per door (each after ${settings.warmup} s warm-up), ` +
-    'requests/s averaged over the rounds, the worst p99, and the server\'s CPU time per request over all rounds',
+    'requests/s averaged over the rounds, the worst p99, the server\'s CPU time per request over all rounds, ' +
+    'and each round\'s own MCP/REST ratio as lowest–highest (median)',
   '',
-  '| engine | tool | REST req/s | REST p99 ms | REST CPU ms/req | MCP req/s | MCP p99 ms | MCP CPU ms/req | MCP/REST req/s | REST/MCP CPU | failures |',
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| engine | tool | REST req/s | REST p99 ms | REST CPU ms/req | MCP req/s | MCP p99 ms | MCP CPU ms/req | MCP/REST req/s | per round | REST/MCP CPU | failures |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   ...rows.map((row) =>
     `| ${row.engine} | ${row.tool} | ${row.rest.requestsPerSecond} | ${row.rest.p99Ms} | ${row.rest.cpuMsPerRequest.toFixed(3)} | ` +
       `${row.mcp.requestsPerSecond} | ${row.mcp.p99Ms} | ${row.mcp.cpuMsPerRequest.toFixed(3)} | ` +
-      `${(row.mcp.requestsPerSecond / row.rest.requestsPerSecond).toFixed(2)} | ${(row.rest.cpuMsPerRequest / row.mcp.cpuMsPerRequest).toFixed(2)} | ${row.rest.failures + row.mcp.failures} |`,
+      `${(row.mcp.requestsPerSecond / row.rest.requestsPerSecond).toFixed(2)} | ${spread(row.roundRatios)} | ${(row.rest.cpuMsPerRequest / row.mcp.cpuMsPerRequest).toFixed(2)} | ${row.rest.failures + row.mcp.failures} |`,
   ),
   '',
   ...sizeTable,

@@ -143,8 +143,7 @@ if (!args.engine || args.engine === 'postgres') {
     engines.push(() => postgresTarget());
     const vacuum = await autovacuumNote();
     if (vacuum) notes.push(vacuum);
-  }
-  else notes.push('PostgreSQL: 127.0.0.1:5432 did not answer; PGlite only.');
+  } else notes.push('PostgreSQL: 127.0.0.1:5432 did not answer; PGlite only.');
 }
 
 const rows: Row[] = [];

@@ -33,7 +33,7 @@ export interface Closing {
   asRead?: TicketAsRead;
 }
 
-/** What a transition is decided on (tickets/transitions.ts): the ticket's columns it reads, with their SQL types. */
+/** What a transition or a worklog is decided on (tickets/transitions.ts, worklogs.ts): the ticket's columns read, with their SQL types. */
 const AS_READ = {
   project_id: 'uuid',
   type_id: 'uuid',
