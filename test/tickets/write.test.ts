@@ -349,6 +349,47 @@ describe('change: the watchers are told, a new assignee among them, and a member
   });
 });
 
+/** Whether a ticket's search document is the one a rebuild from its rows, comments included, writes. */
+const documentRebuilt = async (key: string) =>
+  (await sql<{ same: boolean }>`select search_vector = ticket_text_document(id) || ticket_comments_document(id) as same from tickets where key = ${key}`.execute(service.db))
+    .rows[0]?.same;
+const found = async (word: string, key: string) =>
+  (await call('lee', 'GET', `/tickets?query=${word}&project=TIX`)).body.tickets.some((t: { key: string }) => t.key === key);
+
+describe('change: the search document takes in the words a change wrote, and only a change of its words rewrites it', () => {
+  it('takes in a new summary, labels, custom field values and description, and forgets the old summary', async () => {
+    const { key } = (await create('lee', { summary: 'Wombat burrow', type: 'Bug' })).body;
+    const change = async (body: Record<string, unknown>) => expect((await call('lee', 'PATCH', `/tickets/${key}`, body)).status).toBe(200);
+    await change({ summary: 'Echidna burrow' });
+    expect([await found('echidna', key), await found('wombat', key), await documentRebuilt(key)]).toEqual([true, false, true]);
+    await change({ labels: ['numbat-nest'] });
+    expect([await found('numbat', key), await documentRebuilt(key)]).toEqual([true, true]);
+    await change({ fields: { severity: 'Critical' } });
+    const words = await sql<{ words: string[] }>`select tsvector_to_array(search_vector) as words from tickets where key = ${key}`.execute(service.db);
+    expect([words.rows[0]!.words.includes('critical'), await documentRebuilt(key)]).toEqual([true, true]);
+    await change({ description: 'Quoll tracks near the gate' });
+    expect([await found('quoll', key), await documentRebuilt(key)]).toEqual([true, true]);
+  });
+
+  it('keeps the document of a change that writes none of its words, and still marks the ticket updated', async () => {
+    const { key } = (await create('lee', { summary: 'Platypus pond', labels: ['wet'] })).body;
+    await call('lee', 'POST', `/tickets/${key}/comments`, { body: 'kookaburra laughing' });
+    const before = (await call('lee', 'GET', `/tickets/${key}`)).body.updated_at;
+    const changed = await call('lee', 'PATCH', `/tickets/${key}`, { priority: 'High', assignee: 'dev2@example.com', due_date: '2027-01-31' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.updated_at > before).toBe(true);
+    expect([await found('platypus', key), await found('kookaburra', key), await documentRebuilt(key)]).toEqual([true, true, true]);
+  });
+
+  it('takes in the comment of an assignment, and keeps the document of one without', async () => {
+    const { key } = (await create('lee', { summary: 'Dingo fence' })).body;
+    await call('lee', 'PUT', `/tickets/${key}/assignee`, { assignee: 'dev1@example.com' });
+    expect(await documentRebuilt(key)).toBe(true);
+    await call('lee', 'PUT', `/tickets/${key}/assignee`, { assignee: 'dev2@example.com', comment: 'cassowary crossing' });
+    expect([await found('cassowary', key), await found('dingo', key), await documentRebuilt(key)]).toEqual([true, true, true]);
+  });
+});
+
 describe('assignee: present assignee always accepted, others must be assignable', () => {
   it('refuses someone outside assignable people with not_assignable', async () => {
     const reply = await call('lee', 'PUT', '/tickets/TIX-3/assignee', { assignee: 'vic@example.com' });

@@ -21,7 +21,7 @@ export async function assignTicket(ctx: Context, key: string, input: AssigneeBod
   if (changed) await ctx.db.updateTable('tickets').set({ assignee_id: assignee?.id ?? null }).where('id', '=', ticket.id).execute();
   const commentId = input.comment !== undefined ? await insertComment(ctx, ticket.id, input.comment, false) : null;
   if (changed || commentId) {
-    await touchTicket(ctx.db, ticket.id, commentId);
+    await touchTicket(ctx.db, ticket.id, { text: 'kept', ...(commentId ? { comment: commentId } : {}) });
     await recordHistory(ctx, {
       entityType: 'ticket',
       entityId: ticket.id,

@@ -4,7 +4,7 @@ import { historyInsert } from '../../core/history.ts';
 import type { DB, HistoryChange } from '../../storage/schema.ts';
 import { announcementInserts, type Announcement } from './notify.ts';
 import { ticketRowColumns, type TicketRow, type TicketState } from './repo.ts';
-import { searchDocumentSet } from './search-document.ts';
+import { searchDocumentSet, type WordsChange } from './search-document.ts';
 import { TICKET_CHANGED_SINCE_READ } from '../../storage/migrations/0028-ticket-as-read.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 
@@ -24,8 +24,8 @@ export interface Closing {
   history: { kind: string; changes: HistoryChange[] }[];
   /** What the watchers are told (none: a change no one is notified of, as a time-tracking sync's totals). */
   announcement?: Omit<Announcement, 'ticket' | 'watchers'>;
-  /** The comment the change added (already inserted), whose words the search document takes in. */
-  comment?: string;
+  /** What the change did to the search document's words (a comment it added is already inserted). */
+  words: WordsChange;
   /**
    * For a change decided on the ticket read without its row lock: the ticket as read. The
    * statement fails with TicketChangedSinceRead, writing nothing, if the row no longer holds it.
@@ -109,7 +109,7 @@ export interface CommentedChange {
 export function commentedChange(
   ctx: Context,
   ticket: { id: string; key: string },
-  closing: Omit<Closing, 'comment' | 'set'>,
+  closing: Omit<Closing, 'words' | 'set'>,
   commentId: string,
   insert: RawBuilder<unknown>,
 ): CommentedChange {
@@ -197,9 +197,10 @@ async function closingStatement<R>(ctx: Context, ticket: { id: string; key: stri
   // statuses joined on the status the row is given, not the one it had (the join sees the old row)
   const status = closing.set ? sql`${closing.set.status_id}::uuid` : sql`t.status_id`;
   // prepared: a few fixed shapes, every row found by its key, so a generic plan is the right one
+  const document = searchDocumentSet(closing.words);
   const statement = sql<R>`${sql.raw(PREPARE)}
     ${ctes.length ? sql`with ${sql.join(ctes)}` : sql``}
-    update tickets t set ${set} ${searchDocumentSet(closing.comment ?? null)}, updated_at = now()
+    update tickets t set ${set} ${document ? sql`${document},` : sql``} updated_at = now()
     from projects p, statuses s
     where t.id = ${ticket.id}::uuid and p.id = t.project_id and s.id = ${status} ${closing.asRead ? stillAsRead(AS_READ, closing.asRead) : sql``}
     returning ${returning}

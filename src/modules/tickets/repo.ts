@@ -7,7 +7,7 @@ import type { StructureReader } from '../../core/structure-cache.ts';
 import { cachedProjectLabels } from '../projects/index.ts';
 import type { TicketsTable } from './tables.ts';
 import { ticketAccessOf, type TicketAccess, type TicketScope } from './visibility.ts';
-import { searchDocumentSet } from './search-document.ts';
+import { searchDocumentSet, type WordsChange } from './search-document.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
 type StatusCategory = Selectable<StatusesTable>['category'];
@@ -256,9 +256,10 @@ export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<s
   return row.id;
 }
 
-/** Brings a ticket's search document up to date (`added`: the comment the change made) and marks it updated, in the caller's transaction. */
-export async function touchTicket(db: Kysely<DB>, ticketId: string, added: string | null = null): Promise<void> {
-  await sql`update tickets t set ${searchDocumentSet(added)}, updated_at = now() where t.id = ${ticketId}`.execute(db);
+/** Brings a ticket's search document up to date after a change of its `words` and marks it updated, in the caller's transaction. */
+export async function touchTicket(db: Kysely<DB>, ticketId: string, words: WordsChange): Promise<void> {
+  const document = searchDocumentSet(words);
+  await sql`update tickets t set ${document ? sql`${document},` : sql``} updated_at = now() where t.id = ${ticketId}`.execute(db);
 }
 
 /** Replaces a ticket's labels: its ticket_labels rows and the names it keeps, in one statement. */

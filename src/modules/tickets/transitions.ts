@@ -171,7 +171,8 @@ async function writeTransition(ctx: Context, ticket: TicketState, input: Transit
   if (input.comment !== undefined) commentId = await insertComment(ctx, ticket.id, input.comment, input.comment_internal ?? false);
   const row = await closeTicketChange(ctx, ticket, {
     ...(checked ? {} : { set }),
-    ...(commentId ? { comment: commentId } : {}),
+    // a checked transition may have written custom field values, which the document holds
+    words: { text: fieldChanges.length ? 'changed' : 'kept', ...(commentId ? { comment: commentId } : {}) },
     ...(asRead ? { asRead } : {}),
     history: [
       { kind: 'transitioned', changes: [{ field: 'transition', from: null, to: transition.name }, ...decision.changes] },

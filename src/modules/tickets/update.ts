@@ -109,9 +109,11 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
 
   // every check has passed: write
   if (Object.keys(set).length) await ctx.db.updateTable('tickets').set(set).where('id', '=', ticket.id).execute();
+  let labelsChanged = false;
   if (input.labels !== undefined) {
     const names = labelNames(input.labels);
-    if (!sameList([...names].sort(), before.labels)) {
+    labelsChanged = !sameList([...names].sort(), before.labels);
+    if (labelsChanged) {
       const labels = await ensureProjectLabels(ctx, ticket.project_id, names);
       await setLabels(ctx.db, ticket.id, labels);
       change('labels', before.labels, [...names].sort());
@@ -128,9 +130,12 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
   if (company !== undefined) changes.push(...(await writeDealCompany(ctx, ticket.id, company)));
 
   if (!changes.length && !fieldChanges.length) return presentTicketById(ctx, ticket.id);
+  // the search document's text part is the summary, description, labels and custom field values
+  const textChanged = 'summary' in set || 'description_text' in set || labelsChanged || fieldChanges.length > 0;
   // the history, the watchers' notifications (a new assignee among them: set above, its own
   // statement), the search document and the answer's row, in one statement
   const row = await closeTicketChange(ctx, ticket, {
+    words: { text: textChanged ? 'changed' : 'kept' },
     history: [...(changes.length ? [{ kind: 'updated', changes }] : []), ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : [])],
     announcement: {
       kind: 'updated',

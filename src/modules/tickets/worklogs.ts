@@ -37,7 +37,7 @@ function totalsHistory(ticket: WorkTotals, totals: WorkTotals): Closing['history
 async function addToTotals(ctx: Context, ticket: Ticket, added: number): Promise<void> {
   const totals = totalsAfter(ticket, added);
   await ctx.db.updateTable('tickets').set(totals).where('id', '=', ticket.id).execute();
-  await closeTicketChangeQuietly(ctx, ticket, { history: totalsHistory(ticket, totals) });
+  await closeTicketChangeQuietly(ctx, ticket, { words: { text: 'kept' }, history: totalsHistory(ticket, totals) });
 }
 
 function refuseOverflow(ticket: Ticket, seconds: number, pointer: string): void {

@@ -24,6 +24,7 @@ import * as contendedRowsApart from './0025-contended-rows-apart.ts';
 import * as contactTotals from './0026-contact-totals.ts';
 import * as commentsJoined from './0027-comments-joined.ts';
 import * as ticketAsRead from './0028-ticket-as-read.ts';
+import * as documentsInPlpgsql from './0029-documents-in-plpgsql.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0026-contact-totals': contactTotals,
   '0027-comments-joined': commentsJoined,
   '0028-ticket-as-read': ticketAsRead,
+  '0029-documents-in-plpgsql': documentsInPlpgsql,
 };
