@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { documentRebuilt, documentWords } from './search-document.ts';
 import { chainImbalance, statusChanges } from './status-history.ts';
 
 let service: TestService;
@@ -144,9 +144,6 @@ describe('transitions: a screen asks for assignee and fields; others are not tak
 });
 
 describe('transitions: the search document takes in the fields and the comment a transition wrote', () => {
-  const documentRebuilt = async (key: string) =>
-    (await sql<{ same: boolean }>`select search_vector = ticket_text_document(id) || ticket_comments_document(id) as same from tickets where key = ${key}`.execute(service.db))
-      .rows[0]?.same;
   const found = async (word: string, key: string) =>
     (await call('lee', 'GET', `/tickets?query=${word}&project=TIX`)).body.tickets.some((t: { key: string }) => t.key === key);
 
@@ -156,16 +153,15 @@ describe('transitions: the search document takes in the fields and the comment a
     await call('lee', 'POST', `/tickets/${key}/comments`, { body: 'emu tracks' });
     const reply = await move('lee', key, { transition: 'Triage', fields: { severity: 'Low' }, comment: 'galah squawking' });
     expect(reply.status).toBe(200);
-    expect([await found('galah', key), await found('emu', key), await documentRebuilt(key)]).toEqual([true, true, true]);
-    const words = await sql<{ words: string[] }>`select tsvector_to_array(search_vector) as words from tickets where key = ${key}`.execute(service.db);
-    expect(words.rows[0]!.words).toContain('low');
+    expect([await found('galah', key), await found('emu', key), await documentRebuilt(service.db, key)]).toEqual([true, true, true]);
+    expect(await documentWords(service.db, key)).toContain('low');
   });
 
   it('keeps the document of a transition that writes no words, and finds it as before', async () => {
     const key = await newTicket({ summary: 'Koala branch' });
     await call('lee', 'POST', `/tickets/${key}/comments`, { body: 'lyrebird mimic' });
     expect((await move('lee', key, { transition: 'Start' })).status).toBe(200);
-    expect([await found('koala', key), await found('lyrebird', key), await documentRebuilt(key)]).toEqual([true, true, true]);
+    expect([await found('koala', key), await found('lyrebird', key), await documentRebuilt(service.db, key)]).toEqual([true, true, true]);
   });
 });
 

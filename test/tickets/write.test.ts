@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { documentRebuilt, documentWords } from './search-document.ts';
 
 let service: TestService;
 const tokens: Record<string, string> = {};
@@ -349,10 +350,6 @@ describe('change: the watchers are told, a new assignee among them, and a member
   });
 });
 
-/** Whether a ticket's search document is the one a rebuild from its rows, comments included, writes. */
-const documentRebuilt = async (key: string) =>
-  (await sql<{ same: boolean }>`select search_vector = ticket_text_document(id) || ticket_comments_document(id) as same from tickets where key = ${key}`.execute(service.db))
-    .rows[0]?.same;
 const found = async (word: string, key: string) =>
   (await call('lee', 'GET', `/tickets?query=${word}&project=TIX`)).body.tickets.some((t: { key: string }) => t.key === key);
 
@@ -361,14 +358,13 @@ describe('change: the search document takes in the words a change wrote, and onl
     const { key } = (await create('lee', { summary: 'Wombat burrow', type: 'Bug' })).body;
     const change = async (body: Record<string, unknown>) => expect((await call('lee', 'PATCH', `/tickets/${key}`, body)).status).toBe(200);
     await change({ summary: 'Echidna burrow' });
-    expect([await found('echidna', key), await found('wombat', key), await documentRebuilt(key)]).toEqual([true, false, true]);
+    expect([await found('echidna', key), await found('wombat', key), await documentRebuilt(service.db, key)]).toEqual([true, false, true]);
     await change({ labels: ['numbat-nest'] });
-    expect([await found('numbat', key), await documentRebuilt(key)]).toEqual([true, true]);
+    expect([await found('numbat', key), await documentRebuilt(service.db, key)]).toEqual([true, true]);
     await change({ fields: { severity: 'Critical' } });
-    const words = await sql<{ words: string[] }>`select tsvector_to_array(search_vector) as words from tickets where key = ${key}`.execute(service.db);
-    expect([words.rows[0]!.words.includes('critical'), await documentRebuilt(key)]).toEqual([true, true]);
+    expect([(await documentWords(service.db, key)).includes('critical'), await documentRebuilt(service.db, key)]).toEqual([true, true]);
     await change({ description: 'Quoll tracks near the gate' });
-    expect([await found('quoll', key), await documentRebuilt(key)]).toEqual([true, true]);
+    expect([await found('quoll', key), await documentRebuilt(service.db, key)]).toEqual([true, true]);
   });
 
   it('keeps the document of a change that writes none of its words, and still marks the ticket updated', async () => {
@@ -378,15 +374,15 @@ describe('change: the search document takes in the words a change wrote, and onl
     const changed = await call('lee', 'PATCH', `/tickets/${key}`, { priority: 'High', assignee: 'dev2@example.com', due_date: '2027-01-31' });
     expect(changed.status).toBe(200);
     expect(changed.body.updated_at > before).toBe(true);
-    expect([await found('platypus', key), await found('kookaburra', key), await documentRebuilt(key)]).toEqual([true, true, true]);
+    expect([await found('platypus', key), await found('kookaburra', key), await documentRebuilt(service.db, key)]).toEqual([true, true, true]);
   });
 
   it('takes in the comment of an assignment, and keeps the document of one without', async () => {
     const { key } = (await create('lee', { summary: 'Dingo fence' })).body;
     await call('lee', 'PUT', `/tickets/${key}/assignee`, { assignee: 'dev1@example.com' });
-    expect(await documentRebuilt(key)).toBe(true);
+    expect(await documentRebuilt(service.db, key)).toBe(true);
     await call('lee', 'PUT', `/tickets/${key}/assignee`, { assignee: 'dev2@example.com', comment: 'cassowary crossing' });
-    expect([await found('cassowary', key), await found('dingo', key), await documentRebuilt(key)]).toEqual([true, true, true]);
+    expect([await found('cassowary', key), await found('dingo', key), await documentRebuilt(service.db, key)]).toEqual([true, true, true]);
   });
 });
 
