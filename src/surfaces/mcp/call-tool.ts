@@ -7,7 +7,7 @@ import { TokenCheckNotPassed } from '../../core/token-check.ts';
 import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
 import { logErrorCode } from '../request-log.ts';
-import { JsonText } from './json-text.ts';
+import { ToolAnswer } from './json-text.ts';
 import type { InputPart, ToolEntry } from './tools.ts';
 
 export interface ToolCallDeps {
@@ -83,11 +83,7 @@ export async function callTool(
     validate(entry, parts);
     const input = { ...parts.body, ...parts.query, ...parts.params };
     const data = await runOperation(deps.runtime, entry.op, principal, input, deps.call);
-    const text = deps.serialize(data, entry.op);
-    const result: CallToolResult = { content: [{ type: 'text', text }], isError: false };
-    // The same text again, written into the answer as is by encodeMessage (json-text.ts).
-    if (entry.structured && structuredOutput) result.structuredContent = new JsonText(text) as unknown as Record<string, unknown>;
-    return result;
+    return new ToolAnswer(deps.serialize(data, entry.op), entry.structured && structuredOutput);
   } catch (caught) {
     // the door answers the 401, or calls the tool again for the principal as it is now
     if (caught instanceof TokenCheckNotPassed) return errorResult(caught.message);

@@ -18,16 +18,39 @@ export class JsonText {
 }
 
 /**
- * A JSON-RPC message as text, with a `result.structuredContent` that is a JsonText written as its
- * text. Anything else is plain JSON.stringify.
+ * A tool's successful answer: the REST answer's JSON as the text content and, from 2025-06-18, as
+ * `structuredContent`. encodeMessage writes it around that JSON without taking it apart; anything
+ * else that serializes it (JSON.stringify) gets the same value.
+ */
+export class ToolAnswer {
+  // a CallToolResult, whose type is open to more fields
+  [key: string]: unknown;
+  readonly content: [{ type: 'text'; text: string }];
+  readonly isError = false;
+  readonly structuredContent: Record<string, unknown> | undefined;
+
+  constructor(json: string, structured: boolean) {
+    this.content = [{ type: 'text', text: json }];
+    this.structuredContent = structured ? (new JsonText(json) as unknown as Record<string, unknown>) : undefined;
+  }
+
+  get json(): string {
+    return this.content[0].text;
+  }
+}
+
+/**
+ * A JSON-RPC message as text. The answer of a tool call that succeeded is written around its JSON
+ * (escaped once for the text content, as is for `structuredContent`): building the envelope as
+ * objects for JSON.stringify cost 3 µs of a 160 µs call, and copied a large answer once more
+ * (issue 15). Anything else is plain JSON.stringify.
  */
 export function encodeMessage(message: unknown): string {
-  const result = (message as { result?: { structuredContent?: unknown } } | null)?.result;
-  if (!(result?.structuredContent instanceof JsonText)) return JSON.stringify(message);
-  const { structuredContent, ...others } = result;
-  const head = JSON.stringify({ ...(message as object), result: others });
-  // head ends with the result's and the message's closing braces; others is never empty (content, isError).
-  return `${head.slice(0, -2)},"structuredContent":${structuredContent.text}}}`;
+  const { id, result } = (message ?? {}) as { id?: unknown; result?: unknown };
+  if (!(result instanceof ToolAnswer)) return JSON.stringify(message);
+  const { json } = result;
+  const structured = result.structuredContent === undefined ? '' : `,"structuredContent":${json}`;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(json)}}],"isError":false${structured}}}`;
 }
 
 /** A batch's answers, each as encodeMessage writes it. */
