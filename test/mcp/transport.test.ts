@@ -261,6 +261,42 @@ describe('protocol errors are JSON-RPC errors (spec 4.8, tool results)', () => {
   });
 });
 
+describe('a request is exactly a JSON-RPC 2.0 request, else -32600 (spec 4.8; the fast check agrees with the SDK schema)', () => {
+  const refusedShapes: Array<[string, Record<string, unknown>, number | null]> = [
+    ['a key JSON-RPC does not define', { jsonrpc: '2.0', id: 31, method: 'ping', extra: true }, 31],
+    ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'ping' }, null],
+    ['an id beyond the safe integers', { jsonrpc: '2.0', id: 2 ** 53, method: 'ping' }, 2 ** 53],
+    ['params null', { jsonrpc: '2.0', id: 32, method: 'ping', params: null }, 32],
+    ['params an array', { jsonrpc: '2.0', id: 33, method: 'tools/call', params: ['whoami'] }, 33],
+    ['params._meta not an object', { jsonrpc: '2.0', id: 34, method: 'ping', params: { _meta: 5 } }, 34],
+    ['a method that is not a string', { jsonrpc: '2.0', id: 35, method: 7 }, 35],
+    ['jsonrpc other than "2.0"', { jsonrpc: '1.0', id: 36, method: 'ping' }, 36],
+  ];
+  for (const [shape, message, id] of refusedShapes) {
+    it(`refuses ${shape}`, async () => {
+      const reply = await post(message);
+      // A message whose id can be read is answered 200 with the error under that id; one without is a 400.
+      expect(reply.status).toBe(id === null ? 400 : 200);
+      expect(reply.body).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } });
+    });
+  }
+
+  it('answers ids of every allowed shape: negative, zero, the largest safe integer, the empty string', async () => {
+    for (const id of [-3, 0, Number.MAX_SAFE_INTEGER, '']) {
+      const reply = await post({ jsonrpc: '2.0', id, method: 'ping' });
+      expect(reply.status, String(id)).toBe(200);
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id, result: {} });
+    }
+  });
+
+  it('answers a tool call whose params carry _meta with a progress token', async () => {
+    const message = { ...request('tools/call', { name: 'whoami', arguments: {}, _meta: { progressToken: 'p-1' } }) };
+    const reply = await post(message);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: message.id, result: { isError: false, structuredContent: { user: { name: 'Lee Lead' } } } });
+  });
+});
+
 // The token's check of a principal the process holds waits for the body: a read tool's statement
 // carries it (auth/bearer.ts, DeferredTokenCheck), any other message settles it before its answer.
 describe('HTTP level: a token revoked while the process holds its principal is refused at once, whatever the body (spec 4.8, 5.5)', () => {
