@@ -290,7 +290,7 @@ describe('a request is exactly a JSON-RPC 2.0 request, else -32600 (spec 4.8; th
   });
 
   it('answers a tool call whose params carry _meta with a progress token', async () => {
-    const message = { ...request('tools/call', { name: 'whoami', arguments: {}, _meta: { progressToken: 'p-1' } }) };
+    const message = request('tools/call', { name: 'whoami', arguments: {}, _meta: { progressToken: 'p-1' } });
     const reply = await post(message);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: message.id, result: { isError: false, structuredContent: { user: { name: 'Lee Lead' } } } });
