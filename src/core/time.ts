@@ -1,3 +1,5 @@
+import { sql, type RawBuilder } from 'kysely';
+
 /**
  * PostgreSQL's text form of a timestamptz in UTC ("2026-01-02 03:04:05.6+00") as the spec's
  * ISO 8601 with exactly six fraction digits ("2026-01-02T03:04:05.600000Z").
@@ -15,6 +17,16 @@ export function toTimestamp(value: string | null): string | null {
     return new Date(value).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
   }
   return `${date}T${time}.${fraction.padEnd(6, '0').slice(0, 6)}Z`;
+}
+
+/**
+ * SQL: a timestamptz in the spec's timestamp form, for a list that passes it on as read. A
+ * 1,000-card backlog converting each card's text in JavaScript spent about a sixth of what it
+ * allocated there; written by the statement, the backlog's service CPU fell by about as much and
+ * PostgreSQL's hardly moved (issue 15).
+ */
+export function timestampText(column: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
 /** A JS Date (millisecond precision) in the spec's timestamp form. */

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { dateToTimestamp, toTimestamp } from '../../src/core/time.ts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateToTimestamp, timestampText, toTimestamp } from '../../src/core/time.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { openTestDatabase } from '../helpers/database.ts';
 
 describe('timestamps: ISO 8601 in UTC with microseconds (spec 2.1)', () => {
   it.each([
@@ -39,5 +42,35 @@ describe('timestamps: ISO 8601 in UTC with microseconds (spec 2.1)', () => {
 
   it('writes a Date with six fraction digits', () => {
     expect(dateToTimestamp(new Date(Date.UTC(2026, 10, 22, 5, 30, 0, 7)))).toBe('2026-11-22T05:30:00.007000Z');
+  });
+});
+
+describe('timestamps: written by the database in the same form as toTimestamp writes them (spec 2.1)', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it.each([
+    '2026-01-02 03:04:05.123456+00',
+    '2026-01-02 03:04:05.120000+00',
+    '2026-01-02 03:04:05+00',
+    '2026-12-31 23:59:59.999999+00',
+    '0999-01-01 00:00:00.000001+00',
+    '2026-01-02 05:04:05.5+02',
+  ])('%s', async (stored) => {
+    // a session in another zone: the text is UTC's all the same
+    const row = await database.db.transaction().execute(async (trx) => {
+      await sql`set local time zone 'America/St_Johns'`.execute(trx);
+      const at = sql`${stored}::timestamptz`;
+      const { rows } = await sql<{ shown: string; utc: string }>`
+        select ${timestampText(at)} as shown, (${at} at time zone 'UTC')::text as utc`.execute(trx);
+      return rows[0]!;
+    });
+    expect(row.shown).toBe(toTimestamp(`${row.utc}+00`));
+    expect(row.shown).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
 });

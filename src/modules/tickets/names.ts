@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { StructureKind, type StructureReader } from '../../core/structure-cache.ts';
-import { toTimestamp } from '../../core/time.ts';
+import { timestampText } from '../../core/time.ts';
 import type { DB } from '../../storage/schema.ts';
 import { person, ticketUrl, type SummaryRow } from './present.ts';
 import type { TicketSummary } from './schemas.ts';
@@ -89,7 +89,7 @@ export function summaryCellsJsonOf(ticket: string): RawBuilder<unknown> {
   const t = (column: string) => sql.ref(`${ticket}.${column}`);
   return sql`json_build_array(
   ${t('key')}, ${t('summary')}, ${t('project_id')}, ${t('type_id')}, ${t('status_id')}, ${t('priority_id')}, ${t('assignee_id')},
-  ${t('updated_at')}::text, ${t('label_names')})`;
+  ${timestampText(t('updated_at'))}, ${t('label_names')})`;
 }
 
 /** One `summaryCellsJson` as read. */
@@ -129,7 +129,7 @@ export function summariesNamed(names: TicketNames, cells: readonly SummaryCells[
       priority,
       assignee: person(assigneeId, assigneeName),
       labels,
-      updated_at: toTimestamp(updatedAt),
+      updated_at: updatedAt,
       url: urlBase + key,
     });
   }
