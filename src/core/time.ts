@@ -20,9 +20,9 @@ export function toTimestamp(value: string | null): string | null {
 }
 
 /**
- * SQL: a timestamptz in the spec's timestamp form, for a list that passes it on as read. A
- * 1,000-card backlog converting each card's text in JavaScript spent about a sixth of what it
- * allocated there; written by the statement, the backlog's service CPU fell by about as much and
+ * SQL: a timestamptz in the spec's timestamp form, for a list that passes it on as read.
+ * Converting each card's text in JavaScript was about a sixth of what a 1,000-card backlog
+ * allocated; written by the statement, the backlog's service CPU fell by about as much and
  * PostgreSQL's hardly moved (issue 15).
  */
 export function timestampText(column: RawBuilder<unknown>): RawBuilder<string> {
