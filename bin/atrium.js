@@ -1,9 +1,19 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step between a clone and a running service.
-// Node strips the types itself where it can (22.18 and later, 24); earlier releases go through
-// tsx, whose loader thread holds about 60 MiB more and slows the start.
-if (!process.features.typescript) {
-  const { register } = await import('tsx/esm/api');
-  register();
+// No build step between a clone and a running service: the CLI runs from `dist/`, the sources
+// with their types stripped, made again whenever they change (bin/compiled-sources.js). Where
+// Node cannot strip types it runs the sources through tsx, whose loader thread holds about
+// 60 MiB more and slows the start.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compiledSources } from './compiled-sources.js';
+
+const compiled = compiledSources();
+if (compiled) {
+  await import(pathToFileURL(path.join(compiled, 'cli.js')).href);
+} else {
+  if (!process.features.typescript) {
+    const { register } = await import('tsx/esm/api');
+    register();
+  }
+  await import('../src/cli.ts');
 }
-await import('../src/cli.ts');

@@ -93,7 +93,7 @@ function startOptions(): string[] {
 }
 
 /**
- * Runs a TypeScript file in its own Node process (no wrapper process in between, so the pid
+ * Runs a file in its own Node process (no wrapper process in between, so the pid
  * measured is the server's own) with the options `npm start` uses, and waits for the JSON line it
  * prints when it listens. Node strips the types itself where it can, as bin/atrium.js lets it;
  * earlier releases load tsx.

@@ -3,7 +3,7 @@ import { startChild, type Child } from './child.ts';
 import type { BenchTarget } from './target.ts';
 
 const SEED = new URL('./seed-child.ts', import.meta.url);
-const SERVICE = new URL('./service-child.ts', import.meta.url);
+const SERVICE = new URL('./service-child.js', import.meta.url);
 
 export interface SeededTarget {
   /** What the scenarios need: the token, the member, each scenario's seed values. */

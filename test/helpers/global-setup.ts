@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
+
+const BIN = new URL('../../bin/atrium.js', import.meta.url).pathname;
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,8 +21,13 @@ declare module 'vitest' {
   }
 }
 
-/** Builds one migrated database per run; every test file starts from a copy of it. */
+/**
+ * Builds one migrated database per run; every test file starts from a copy of it. Makes the CLI's
+ * dist/ first (bin/compiled-sources.js), so that the files that start `atrium` at once do not each
+ * make it.
+ */
 export default async function setup(project: TestProject) {
+  execFileSync(process.execPath, [BIN, '--version'], { stdio: 'ignore' });
   const postgresUrl = process.env.ATRIUM_TEST_DATABASE_URL ?? '';
   if (postgresUrl) {
     const template = `atrium_tpl_${randomBytes(4).toString('hex')}`;
