@@ -77,6 +77,14 @@ describe.runIf(canStrip)('a change to a source makes dist/ again before the CLI 
     expect(stdout).toBe('atrium-changed 0.1.0\n');
     expect(stderr).toBe('');
   });
+
+  it('makes it again when the code that makes it changes', async () => {
+    const fingerprint = path.join(copy, 'dist/.sources-fingerprint');
+    const before = await fs.readFile(fingerprint, 'utf8');
+    await fs.appendFile(path.join(copy, 'bin/compile-sources.js'), '// changed\n');
+    await version();
+    expect(await fs.readFile(fingerprint, 'utf8')).not.toBe(before);
+  });
 });
 
 describe.runIf(canStrip)('where dist/ cannot be written, the sources run as they are, with one line saying why', () => {
