@@ -93,10 +93,10 @@ function startOptions(): string[] {
 }
 
 /**
- * Runs a file in its own Node process (no wrapper process in between, so the pid
- * measured is the server's own) with the options `npm start` uses, and waits for the JSON line it
- * prints when it listens. Node strips the types itself where it can, as bin/atrium.js lets it;
- * earlier releases load tsx.
+ * Runs a file in its own Node process (no wrapper process in between, so the pid measured is the
+ * server's own) with the options `npm start` uses, and waits for the JSON line it prints when it
+ * listens. The service child is JavaScript that loads `dist/` as bin/atrium.js does; the
+ * TypeScript ones (seed, baseline) have Node strip their types, or tsx where it cannot.
  */
 export async function startChild<T>(file: URL, args: string[], env: Record<string, string> = {}): Promise<Child<T>> {
   const child: ChildProcess = spawn(process.execPath, [...startOptions(), ...(process.features.typescript ? [] : ['--import', 'tsx']), file.pathname, ...args], {
