@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // No build step between a clone and a running service: the CLI runs from `dist/`, the sources
-// with their types stripped, made again whenever they change (bin/compiled-sources.js). Where
-// Node cannot strip types it runs the sources through tsx, whose loader thread holds about
-// 60 MiB more and slows the start.
+// with their types stripped, made again whenever they change (bin/compiled-sources.js). Without
+// `dist/` it runs the sources: Node strips them as it loads them where it can (22.18 and later),
+// tsx where it cannot (22.12), whose loader thread holds about 60 MiB more and slows the start.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compiledSources } from './compiled-sources.js';

@@ -1,9 +1,8 @@
 // Where the service runs from: `dist/`, the sources with their types stripped, when Node can strip
 // them (module.stripTypeScriptTypes, 22.13 and later). Node would strip each file as it loads it,
 // but the stripper (WebAssembly) then stays in the process: about 20 MiB of a server's memory for
-// good, or tsx's loader thread (60 MiB more) where Node does not strip by itself. The copy is made
-// again, in a process of its own, whenever a source's content changes; if it cannot be written,
-// the sources run as they are.
+// good. The copy is made again, in a process of its own, whenever a source's content changes; if
+// it cannot be written, the sources run as they are.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
