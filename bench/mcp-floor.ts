@@ -27,6 +27,13 @@ const doors: [string, BenchRequest][] = [
 
 const note = unclaimedNodeNote();
 if (note) console.log(note);
+/** The server's CPU time so far; the figures are nothing without it, so off Linux the tool stops. */
+function serverCpuMs(): number {
+  const used = cpuMsOf(server.pid);
+  if (used === null) throw new Error("the server's CPU time is read from /proc, which only Linux has");
+  return used;
+}
+
 const server = await startChild<{ url: string }>(new URL('./lib/bare-doors-child.ts', import.meta.url), []);
 try {
   console.log(`bare Fastify, ${settings.connections} connections, ${settings.duration} s a door a round; server CPU µs per request`);
@@ -36,9 +43,10 @@ try {
     const figures = new Map<string, { perSecond: number; micros: number }>();
     // the doors take turns going first, so a drift of the machine falls on both
     for (const [name, request] of round % 2 ? doors : [...doors].reverse()) {
-      const before = cpuMsOf(server.pid) ?? 0;
+      const before = serverCpuMs();
       const loaded = await load(server.ready.url, request, 'bench', settings);
-      const used = (cpuMsOf(server.pid) ?? 0) - before;
+      const used = serverCpuMs() - before;
+      if (loaded.failures > 0) throw new Error(`${name}: ${loaded.failures} of ${loaded.requests} requests failed`);
       figures.set(name, { perSecond: loaded.requestsPerSecond, micros: (used * 1000) / loaded.requests });
     }
     const get = figures.get('GET')!;
