@@ -59,7 +59,7 @@ async function benchEngine(target: BenchTarget, scenarios: Scenario[]): Promise<
 /**
  * PostgreSQL: the baseline and Atrium both listen, and each scenario's baseline runs just before
  * its Atrium load, so a ratio compares two loads seconds apart. Measured minutes apart, a shared
- * machine's drift moved the ratios by more than the changes they were meant to show (issue 15).
+ * machine's drift moved the ratios by more than the changes they were meant to show (ADR 0046).
  * Both read the same data: a read after a write scenario sees its rows on both sides.
  */
 async function pairedRun(target: BenchTarget, seeded: SeededTarget, size: Record<string, string>, scenarios: Scenario[]): Promise<Row[]> {

@@ -3,7 +3,7 @@ import type { Scenario } from './scenario.ts';
 
 const PROJECT = 'ATR';
 
-/** Issue 2's two reads: who am I, and one project with its vocabulary and assignable people. */
+/** Two reads: who am I, and one project with its vocabulary and assignable people. */
 export const scenarios: Scenario[] = [
   {
     name: 'GET /api/v1/me',

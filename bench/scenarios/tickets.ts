@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { FULL_SIZE, generateData, progressBar, type DataSize } from '../generate-data.ts';
 import type { Scenario } from './scenario.ts';
 
-// Issue 3's scenarios, on the large data set (bench/generate-data.ts: 100,000 tickets, 20 projects,
+// The tickets scenarios, on the large data set (bench/generate-data.ts: 100,000 tickets, 20 projects,
 // 500 members, 300,000 comments, 50,000 worklogs), generated once per database by the first seed.
 const TICKET = 'ATR-1234';
 
@@ -77,7 +77,7 @@ export const scenarios: Scenario[] = [
     request: () => ({ method: 'POST', path: `/api/v1/tickets/${LOOP_TICKET}/transitions`, body: { transition: 'Touch' } }),
   },
   {
-    // the issue's target: transitions spread over many tickets, each taken by one request at a time
+    // transitions spread over many tickets, each taken by one request at a time (a target, ADR 0046)
     name: `POST /api/v1/tickets/{${LOOP_PROJECT}-n}/transitions (${ACROSS} tickets in turn)`,
     seed: async (db) => {
       const open = await sql<{ key: string }>`
