@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against /mcp (spec 4.8; issue 4).
+# The official MCP conformance suite against /mcp (spec 4.8; ADR 0018).
 # Starts the service on loopback (PGlite in memory, test/fixtures/workspace.yaml, a write token
 # minted for its administrator), runs @modelcontextprotocol/conformance on Node 22 taken from the
 # npm registry (the suite needs fs.globSync; the project runs on Node 20), and compares the result

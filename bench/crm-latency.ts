@@ -1,5 +1,5 @@
 // node --import tsx bench/crm-latency.ts [--engine postgres|pglite] [--requests 300]
-// Issue 14's latency target: contact search over 50,000 contacts, p95 under 50 ms on PostgreSQL.
+// The CRM's latency target (ADR 0046): contact search over 50,000 contacts, p95 under 50 ms on PostgreSQL.
 // autocannon reports p50/p99 of a saturated server; this times requests one at a time (the latency
 // one agent sees), over real HTTP, after the CRM scenarios' seed (bench/scenarios/crm.ts).
 import fs from 'node:fs';

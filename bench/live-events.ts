@@ -1,5 +1,5 @@
 // node --import tsx bench/live-events.ts [-- --listeners 0,25,100,1000 --watchers 0 --comments 200 --engine pglite|postgres]
-// Fan-out of a change (issue 17): N open ticket pages (event streams on one ticket, spread over
+// Fan-out of a change (ADR 0022): N open ticket pages (event streams on one ticket, spread over
 // the members' sessions, at most 20 each) and W members watching the ticket, while an agent
 // comments on it one comment after another. Prints, per engine and N: the time to open the
 // streams and the memory each holds on the server (JS heap after a full collection, and RSS), comments/s and the comment's own latency (it

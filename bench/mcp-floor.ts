@@ -1,5 +1,5 @@
 // node --import tsx bench/mcp-floor.ts [-- --rounds 3 --duration 4 --connections 16]
-// The floor under the MCP door's cost (issue 15): bare Fastify with no Atrium behind it, a GET
+// The floor under the MCP door's cost (ADR 0018): bare Fastify with no Atrium behind it, a GET
 // answering /me's JSON against a POST carrying the bench's tools/call body and answering it in a
 // tool result's envelope. The server's CPU per request of each, round by round, the doors taking
 // turns: what MCP's transport (a POST for every call) costs over a REST GET before Atrium runs.

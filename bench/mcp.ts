@@ -1,6 +1,6 @@
 // node --import tsx bench/mcp.ts [-- --duration 10 --connections 16 --warmup 2 --rounds 2 --tickets 20000 --engine pglite|postgres --tools-list-only]
 // The MCP door against the REST door for the same reads, same process, same run: requests/s,
-// p99 and the MCP/REST ratio (issue 4: goal within 15%), plus the byte size of tools/list for a
+// p99 and the MCP/REST ratio (the target: within 15 %, ADR 0046), plus the byte size of tools/list for a
 // write and a read token. Pairs are taken from the registry: whoami, describe_project, and
 // get_ticket / search_tickets once the tickets module has landed.
 import fs from 'node:fs';

@@ -1,20 +1,21 @@
 // npm run bench [-- --duration 10 --connections 16 --warmup 2 --only me,board --engine pglite|postgres --tickets 20000 --pglite-shared-buffers 32MB]
 // Loads Atrium and a bare Fastify baseline doing the same single SQL read, on PGlite (always) and
-// on a fresh PostgreSQL database (when 127.0.0.1:5432 answers), and reports the ratio.
-import fs from 'node:fs';
+// on a fresh PostgreSQL database (when 127.0.0.1:5432 answers), and prints the ratio. Each run is
+// appended to bench/runs.jsonl; a full run (no --only, --tickets or --engine) also makes
+// bench/RESULTS.md from it. --no-record records nothing.
 import { parseArgs } from 'node:util';
 import { startChild, type Child } from './lib/child.ts';
 import { load, type LoadSettings } from './lib/load.ts';
 import { loadScenarios, readsFirst, scenariosNamed } from './lib/load-scenarios.ts';
 import { unclaimedNodeNote } from './lib/node-release.ts';
 import { seedTarget, startService, type SeededTarget } from './lib/service.ts';
-import { appendResults, machine, markdownSection, markdownTable, mib, type Row } from './lib/report.ts';
+import { machine, markdownTable, type Row } from './lib/report.ts';
+import { RESULTS, RUNS, scenarioTargets, writeResults } from './lib/results.ts';
+import { appendRun, currentCommit, type EngineMemory, type RunRecord } from './lib/runs.ts';
 import type { BenchRequest, Scenario } from './scenarios/scenario.ts';
 import { autovacuumNote, pgliteTarget, postgresAnswers, postgresTarget, type BenchTarget } from './lib/target.ts';
 
 const BASELINE = new URL('./lib/baseline-child.ts', import.meta.url);
-const RESULTS = new URL('./RESULTS.md', import.meta.url);
-const OUT = new URL('./out/', import.meta.url);
 
 const { values: args } = parseArgs({
   options: {
@@ -58,7 +59,7 @@ async function benchEngine(target: BenchTarget, scenarios: Scenario[]): Promise<
 /**
  * PostgreSQL: the baseline and Atrium both listen, and each scenario's baseline runs just before
  * its Atrium load, so a ratio compares two loads seconds apart. Measured minutes apart, a shared
- * machine's drift moved the ratios by more than the changes they were meant to show (issue 15).
+ * machine's drift moved the ratios by more than the changes they were meant to show (ADR 0046).
  * Both read the same data: a read after a write scenario sees its rows on both sides.
  */
 async function pairedRun(target: BenchTarget, seeded: SeededTarget, size: Record<string, string>, scenarios: Scenario[]): Promise<Row[]> {
@@ -67,8 +68,7 @@ async function pairedRun(target: BenchTarget, seeded: SeededTarget, size: Record
   const rows: Row[] = [];
   try {
     const service = await startService(target, seeded, size);
-    notes.push(`${target.engine}: the seed process peaked at ${mib(seeded.seedPeakRss)}; the server at ${mib(service.peakRss())} once listening, before any load.`);
-    notes.push(`${target.engine}: each scenario's baseline ran just before its Atrium load, both servers listening.`);
+    memory.push({ engine: target.engine, listeningRssBytes: service.peakRss(), seedPeakRssBytes: seeded.seedPeakRss });
     try {
       for (const scenario of scenarios) {
         const index = allScenarios.indexOf(scenario);
@@ -109,7 +109,7 @@ async function phasedRun(target: BenchTarget, seeded: SeededTarget, size: Record
     await baseline.stop();
   }
   const service = await startService(target, seeded, size);
-  notes.push(`${target.engine}: the seed process peaked at ${mib(seeded.seedPeakRss)}; the server at ${mib(service.peakRss())} once listening, before any load.`);
+  memory.push({ engine: target.engine, listeningRssBytes: service.peakRss(), seedPeakRssBytes: seeded.seedPeakRss });
   const rows: Row[] = [];
   try {
     for (const scenario of scenarios) {
@@ -124,20 +124,19 @@ async function phasedRun(target: BenchTarget, seeded: SeededTarget, size: Record
 }
 
 const host = machine();
+const { commit, dirty } = currentCommit();
+const date = new Date();
 const wanted = readsFirst(scenariosNamed(allScenarios, args.only));
 const engines: Array<() => Promise<BenchTarget>> = [];
-const notes: string[] = [
-  'Peak RSS is the kernel\'s high-water mark (VmHWM) of the server process, which runs as a child process of the harness; Atrium\'s figure grows across its scenarios (one process serves them all). The data is seeded by a separate process before the server starts (bench/lib/seed-child.ts), so the figure is the server\'s own.',
-  'Atrium runs with LOG_LEVEL=warn and the per-token rate limit lifted (one token makes all the load); the baseline is a plain Fastify route doing the scenario\'s single SQL read through the same Kysely pool, without auth, validation or serialization schemas.',
-];
+const memory: EngineMemory[] = [];
+/** What a reader of this run's figures must know; how the bench works is in bench/README.md. */
+const notes: string[] = [];
 const nodeNote = unclaimedNodeNote();
 if (nodeNote) {
   console.error(nodeNote);
   notes.push(nodeNote);
 }
-if (args.tickets) notes.push(`Data set: ${args.tickets} tickets (bench/run.ts --tickets) across 20 projects, 500 members, comments and worklogs in proportion to the full set's 300,000 and 50,000.`);
 if (!args.engine || args.engine === 'pglite') engines.push(async () => pgliteTarget(args['pglite-shared-buffers']));
-if (args['pglite-shared-buffers']) notes.push(`PGlite ran with shared_buffers=${args['pglite-shared-buffers']} (PGLITE_SHARED_BUFFERS).`);
 if (!args.engine || args.engine === 'postgres') {
   if (await postgresAnswers()) {
     engines.push(() => postgresTarget());
@@ -147,8 +146,10 @@ if (!args.engine || args.engine === 'postgres') {
 }
 
 const rows: Row[] = [];
+const ran: Array<'pglite' | 'postgres'> = [];
 for (const open of engines) {
   const target = await open();
+  ran.push(target.engine);
   try {
     rows.push(...(await benchEngine(target, wanted)));
   } finally {
@@ -161,13 +162,30 @@ for (const row of rows) {
   }
 }
 
-const date = new Date();
 console.log(markdownTable(rows));
 console.log(notes.map((note) => `- ${note}`).join('\n'));
 if (!args['no-record']) {
-  appendResults(RESULTS, markdownSection(date, host, settings, rows, notes));
-  fs.mkdirSync(OUT, { recursive: true });
-  const file = new URL(`${date.toISOString().replace(/[:.]/g, '-')}.json`, OUT);
-  fs.writeFileSync(file, `${JSON.stringify({ date: date.toISOString(), machine: host, settings, rows, notes }, null, 2)}\n`);
-  console.error(`recorded in bench/RESULTS.md and ${file.pathname}`);
+  const { node, loadAverage, ...box } = host;
+  const run: RunRecord = {
+    date: date.toISOString(),
+    commit,
+    dirty,
+    machine: box,
+    node,
+    loadAverage,
+    settings,
+    options: {
+      engines: ran,
+      only: args.only ?? null,
+      tickets: args.tickets ?? null,
+      pgliteSharedBuffers: args['pglite-shared-buffers'] ?? null,
+    },
+    full: !args.only && !args.tickets && !args['pglite-shared-buffers'] && ran.length === 2,
+    memory,
+    rows,
+    notes,
+  };
+  appendRun(RUNS, run);
+  const rendered = run.full && writeResults(RUNS, RESULTS, await scenarioTargets());
+  console.error(`recorded in bench/runs.jsonl${rendered ? '; bench/RESULTS.md made from it' : ' (not a full run: bench/RESULTS.md left as it was)'}`);
 }

@@ -1,5 +1,5 @@
 // npm run bench:soak [-- --minutes 10 --connections 16 --engine postgres|pglite --tickets 20000]
-// Issue 16, item 6: N minutes of mixed load — every bench scenario's REST request, MCP tool calls,
+// N minutes of mixed load — every bench scenario's REST request, MCP tool calls,
 // and writes (a ticket made, a comment added) — against one Atrium process, measured minute by
 // minute: requests, p50, p99, failures and the server's RSS. At the end, the trend: the slope of
 // RSS and of p99 per minute (least squares), over all minutes, after the first, and over the second

@@ -28,7 +28,7 @@ export function scenariosNamed(all: readonly Scenario[], only: string | undefine
  * what later reads walk past until a vacuum passes: dead row versions and index entries (a card
  * move rewrites its ticket in every index, the search's too), and this machine's PostgreSQL runs
  * no autovacuum. Measured: ten seconds of card moves before the searches took PGlite's one-word
- * search from 610 to 454 a second and its baseline from 2,087 to 1,246 (bench/RESULTS.md).
+ * search from 610 to 454 a second and its baseline from 2,087 to 1,246.
  */
 export function readsFirst(scenarios: readonly Scenario[]): Scenario[] {
   const isRead = (scenario: Scenario) => scenario.name.startsWith('GET ');

@@ -12,7 +12,10 @@ export interface LoadSettings {
 export interface LoadFigures {
   requestsPerSecond: number;
   p50Ms: number;
-  /** The issue's latency targets are 95th percentiles, which autocannon does not report: from every answer's time. */
+  /**
+   * The latency targets are 95th percentiles (ADR 0046), which autocannon does not report: taken
+   * from every answer's time.
+   */
   p95Ms: number;
   p99Ms: number;
   requests: number;
@@ -24,7 +27,7 @@ export interface LoadFigures {
  * How long a request may wait for its answer before autocannon counts it a failure (its default is
  * 10 s). Long enough for the heaviest scenario on PGlite, where 16 hours reports of 100,000
  * activities queue on its one connection and the last waits 16 reports' time: the figures then say
- * how slow that is instead of being thrown away as failed (issue 15).
+ * how slow that is instead of being thrown away as failed.
  */
 const ANSWER_TIMEOUT_S = 60;
 

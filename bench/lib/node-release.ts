@@ -22,8 +22,8 @@ export function inCaretRanges(version: string, range: string): boolean | null {
 /**
  * A line for a bench's output when it runs on a Node.js release the README does not claim
  * (package.json `engines`): figures measured there are not the service's as shipped, and on this
- * machine the Node on PATH is one (Node 20 spent about 1.7 times Node 24's CPU on a board,
- * bench/RESULTS.md).
+ * machine the Node on PATH is one (Node 20 spent about 1.7 times Node 24's CPU on a board;
+ * ADR 0002).
  */
 export function unclaimedNodeNote(version: string = process.version): string | null {
   const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines?: { node?: string } };

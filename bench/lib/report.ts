@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import type { LoadFigures, LoadSettings } from './load.ts';
+import type { LoadFigures } from './load.ts';
 
 export interface Row {
   engine: 'pglite' | 'postgres';
@@ -30,7 +29,7 @@ export function machine(): Machine {
   };
 }
 
-export const mib = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`);
+const mib = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`);
 const ratio = (row: Row) => (row.baseline ? `${Math.round((row.atrium.requestsPerSecond / row.baseline.requestsPerSecond) * 100)} %` : '–');
 
 export function markdownTable(rows: Row[]): string {
@@ -46,29 +45,4 @@ export function markdownTable(rows: Row[]): string {
     );
   }
   return lines.join('\n');
-}
-
-export function markdownSection(date: Date, host: Machine, settings: LoadSettings, rows: Row[], notes: string[]): string {
-  return [
-    `## ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    '',
-    `Machine: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB memory, Node.js ${host.node}, ${host.platform}; ` +
-      `load average ${host.loadAverage} at the start. ` +
-      `Load: autocannon, ${settings.connections} connections, ${settings.duration} s measured after ${settings.warmup} s of warm-up, one scenario at a time.`,
-    '',
-    markdownTable(rows),
-    '',
-    ...notes.map((note) => `- ${note}`),
-    '',
-  ].join('\n');
-}
-
-export function appendResults(file: URL, section: string): void {
-  const header =
-    '# Benchmark results\n\nAppended by `npm run bench` (bench/run.ts); newest last. Figures are from a shared, noisy machine: compare ratios within one run, not absolute numbers across runs.\n\n';
-  if (!fs.existsSync(file)) fs.writeFileSync(file, header);
-  // a section written by hand may end the file without the blank line a heading needs before it
-  const text = fs.readFileSync(file, 'utf8');
-  const gap = text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-  fs.appendFileSync(file, `${gap}${section}\n`);
 }

@@ -1,7 +1,7 @@
 // Prepares the database for one benchmark run in a process of its own: the bench workspace
 // applied, a write token minted, every scenario's seed run (100,000 tickets, 300,000 comments…).
 // It closes the database, prints {env, peakRss} as one JSON line and exits, so the service child
-// that follows measures the server's memory, not the data generator's (issue 15, item 3).
+// that follows measures the server's memory, not the data generator's (ADR 0046).
 import fs from 'node:fs';
 import { createPersonalToken } from '../../src/auth/personal-tokens.ts';
 import { openDatabase, type DatabaseTarget } from '../../src/storage/database.ts';

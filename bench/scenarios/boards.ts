@@ -84,6 +84,7 @@ export const scenarios: Scenario[] = [
           where b.number = ${SPRINT_BOARD} and s.state = 'active' order by t.rank limit ${CARDS}`
         .execute(db)
         .then((r) => r.rows),
+    target: { p95BelowMs: 100, pgliteWithin: 3 },
   },
   {
     name: `GET /api/v1/boards/${SPRINT_BOARD}/backlog (one project: its sprint and the backlog, 500 cards each)`,

@@ -3,7 +3,7 @@ import type { DB } from '../../src/storage/schema.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import type { Scenario } from './scenario.ts';
 
-// Issue 14's scenarios: contact search over 50,000 contacts and 5,000 companies, get_company on a
+// The CRM's scenarios: contact search over 50,000 contacts and 5,000 companies, get_company on a
 // company with 200 contacts and 50 deals, and log_interaction. The acting member (the bench agent)
 // holds a whole-CRM role, as a salesperson would; the data is made once per database.
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/storage/schema.ts';
+import type { Target } from '../lib/targets.ts';
 
 /** What the service child tells the scenarios about the workspace it prepared. */
 export interface BenchEnv {
@@ -38,4 +39,6 @@ export interface Scenario {
    * left out where no fair baseline exists.
    */
   baseline?(db: Kysely<DB>, env: BenchEnv): Promise<unknown>;
+  /** What the scenario is held to (ADR 0046), shown beside its figures in bench/RESULTS.md. */
+  target?: Target;
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { FULL_SIZE, generateData, progressBar, type DataSize } from '../generate-data.ts';
 import type { Scenario } from './scenario.ts';
 
-// Issue 3's scenarios, on the large data set (bench/generate-data.ts: 100,000 tickets, 20 projects,
+// The tickets scenarios, on the large data set (bench/generate-data.ts: 100,000 tickets, 20 projects,
 // 500 members, 300,000 comments, 50,000 worklogs), generated once per database by the first seed.
 const TICKET = 'ATR-1234';
 
@@ -26,12 +26,14 @@ export const scenarios: Scenario[] = [
     },
     request: () => ({ method: 'GET', path: `/api/v1/tickets/${TICKET}` }),
     baseline: (db) => sql`select * from tickets where key = ${TICKET}`.execute(db).then((r) => r.rows[0]),
+    target: { ofBaseline: 0.5, p99BelowMs: 20, pgliteWithin: 3 },
   },
   {
     name: 'GET /api/v1/tickets?query=pay (one-word prefix)',
     request: () => ({ method: 'GET', path: '/api/v1/tickets?query=pay' }),
     baseline: (db) =>
       sql`select id from tickets where search_vector @@ to_tsquery('simple', 'pay:*') limit 20`.execute(db).then((r) => r.rows),
+    target: { ofBaseline: 0.25, p95BelowMs: 50, pgliteWithin: 3 },
   },
   {
     // A word in half the tickets, searched in one project (5 % of them). Written with `@@`, this
@@ -50,10 +52,12 @@ export const scenarios: Scenario[] = [
     baseline: (db) =>
       sql`select t.id from tickets t join projects p on p.id = t.project_id where p.key = 'ATR'
           order by t.updated_at desc limit 20`.execute(db).then((r) => r.rows),
+    target: { ofBaseline: 0.5, pgliteWithin: 3 },
   },
   {
     name: 'POST /api/v1/tickets',
     request: () => ({ method: 'POST', path: '/api/v1/tickets', body: { project: 'OPS', summary: 'Bench ticket', labels: ['backend'] } }),
+    target: { perSecond: 250 },
   },
   {
     name: 'POST /api/v1/tickets (20 projects in turn)',
@@ -66,13 +70,14 @@ export const scenarios: Scenario[] = [
       path: '/api/v1/tickets',
       bodies: env.projectKeys!.split(',').map((project) => ({ project, summary: 'Bench ticket', labels: ['backend'] })),
     }),
+    target: { perSecond: 500 },
   },
   {
     name: `POST /api/v1/tickets/${LOOP_TICKET}/transitions`,
     request: () => ({ method: 'POST', path: `/api/v1/tickets/${LOOP_TICKET}/transitions`, body: { transition: 'Touch' } }),
   },
   {
-    // the issue's target: transitions spread over many tickets, each taken by one request at a time
+    // transitions spread over many tickets, each taken by one request at a time (a target, ADR 0046)
     name: `POST /api/v1/tickets/{${LOOP_PROJECT}-n}/transitions (${ACROSS} tickets in turn)`,
     seed: async (db) => {
       const open = await sql<{ key: string }>`
@@ -85,6 +90,7 @@ export const scenarios: Scenario[] = [
       const paths = env.openLoopKeys!.split(',').map((key) => `/api/v1/tickets/${key}/transitions`);
       return { method: 'POST', path: paths[0]!, paths, body: { transition: 'Touch' } };
     },
+    target: { perSecond: 300 },
   },
   {
     name: `POST /api/v1/tickets/${LOOP_TICKET}/worklogs`,
@@ -101,5 +107,6 @@ export const scenarios: Scenario[] = [
   {
     name: `POST /api/v1/tickets/${TICKET}/comments`,
     request: () => ({ method: 'POST', path: `/api/v1/tickets/${TICKET}/comments`, body: { body: 'Bench comment with @nobody and `code`' } }),
+    target: { perSecond: 500 },
   },
 ];

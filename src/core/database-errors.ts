@@ -3,7 +3,7 @@ import { ApiError } from './errors.ts';
 /**
  * Failures of the database that a client can act on, in the spec's terms rather than a bare 500:
  * the database away (a restart, a failover, a cut connection) is 503 `unavailable` — retry in a few
- * seconds, the node serves again by itself once it is back (issue 16); a value the database
+ * seconds, the node serves again by itself once it is back (ADR 0017); a value the database
  * cannot store that validation let through is 422. Codes are PostgreSQL's (PGlite gives the same).
  */
 const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', '08007']);

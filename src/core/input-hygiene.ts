@@ -4,7 +4,7 @@ import type { ErrorObject } from 'ajv';
  * Text no column can hold, refused at validation (422 naming the field) rather than by the
  * database later (a 500): U+0000 (PostgreSQL text cannot store it) and lone UTF-16 surrogates
  * (not Unicode; JSON columns refuse them). Keys of objects are text too. Numbers are held to their
- * columns by their schemas (`INT32_MAX`, `Offset`). ARCHITECTURE §9, issue 16.
+ * columns by their schemas (`INT32_MAX`, `Offset`). ARCHITECTURE §9; ADR 0013.
  */
 export function hygieneError(data: unknown, path = ''): ErrorObject | null {
   if (typeof data === 'string') return textProblem(data, path);

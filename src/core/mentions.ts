@@ -74,9 +74,9 @@ function textsWithAt(markdown: string): string[] {
 
 /**
  * Usernames mentioned as `@username` in Markdown (lowercased, unique): in the text nodes of its
- * tree (mdast + GFM, docs/decisions.md), so never in code, links, raw HTML or email addresses.
+ * tree (mdast + GFM, ADR 0022), so never in code, links, raw HTML or email addresses.
  * The text nodes are read from micromark's events without building the tree: building it cost a
- * comment with a mention a fifth of the server's time (issue 15), as micromark combined its
+ * comment with a mention a fifth of the server's time (ADR 0022), as micromark combined its
  * constructs and mdast configured its compiler again for every document.
  */
 export function mentionedUsernames(markdown: string): string[] {

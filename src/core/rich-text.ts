@@ -19,8 +19,8 @@ interface MdNode {
 
 /**
  * The service's Markdown, GitHub-flavoured: micromark's syntax and mdast's tree extensions, built
- * once (they hold no state of a document, and building them took a quarter of each parse, issue
- * 15). Mentions (core/mentions.ts) read the same dialect.
+ * once (they hold no state of a document, and building them took a quarter of each parse).
+ * Mentions (core/mentions.ts) read the same dialect.
  */
 export const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 

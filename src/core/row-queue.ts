@@ -1,19 +1,16 @@
 import { isPlainSelect, type StatementGate } from '../storage/gated-kysely.ts';
 
 /**
- * How many changes of one row reach the database at once. PostgreSQL serves a hot row's lock
- * waiters slower the more there are: in pgbench, comments on one ticket commit at 850 a second
- * from one session, 800 from three, 450 from sixteen. Three overlap the holder's commit with the
- * next change's inserts (bench/RESULTS.md, thirty-second session).
+ * How many changes of one row reach the database at once: PostgreSQL serves a hot row's lock
+ * waiters slower the more there are, and three let the next change make its inserts while the
+ * holder commits (ADR 0042).
  */
 export const CHANGES_PER_ROW = 3;
 
 /**
  * How many changes waiting for one row a joined write takes at once (RowQueue.join). Each count
  * is a statement of its own shape, which each connection plans in full five times before it keeps
- * a generic plan, at about 3 ms a comment: a few shapes pay that back soon. Comments on one
- * ticket from 16 connections: 755–774 a second with four; 575–748 with two, three, five, six,
- * eight or sixteen; 348–484 one at a time (bench/RESULTS.md, thirty-seventh session).
+ * a generic plan: a few shapes pay that back soon (ADR 0042).
  */
 export const CHANGES_JOINED = 4;
 
@@ -57,7 +54,7 @@ export class RowQueue {
   /**
    * A change written with others of its `kind` that wait for the same row: while the row's places
    * are taken, it joins a batch waiting for the next one, which the batch's first `write` then
-   * writes at once (issue 15: a ticket's row updated once for all the comments that waited, one
+   * writes at once (ADR 0042: a ticket's row updated once for all the comments that waited, one
    * statement and one commit). Each change gets its own answer or its own failure: a batch that
    * fails is written again one change at a time, so one bad change refuses only itself.
    */

@@ -22,7 +22,7 @@ function schemaSerializer(schema: object): Serializer {
  * fields (defineOperation's `answerAsBuilt`); in `checked` mode it refuses any answer the
  * schema's serializer would write otherwise. The schema's serializer writes a 500-card board as
  * some 30,000 joined strings, about 0.8 MB of garbage against JSON.stringify's one 127 KB string,
- * and the scavenges that garbage brings were about a fifth of the board's CPU (issue 15).
+ * and the scavenges that garbage brings were about a fifth of the board's CPU (ADR 0044).
  */
 function builtSerializer(schema: object, mode: SerializerMode): Serializer {
   if (mode === 'fast') return (data) => JSON.stringify(data);
@@ -40,7 +40,7 @@ function builtSerializer(schema: object, mode: SerializerMode): Serializer {
  * The serializer of an answer of `schema`, shared by the REST routes and the MCP tools so both
  * doors write byte-for-byte the same data. It is compiled at its first answer, not at start-up:
  * most processes answer a few of the operations, and every compiled schema holds generated code
- * (about 20 MiB for all of them, issue 15). `writtenAsBuilt` is the operation's, not the
+ * (about 20 MiB for all of them; ADR 0044). `writtenAsBuilt` is the operation's, not the
  * schema's: another operation answering the same schema keeps the schema's serializer.
  */
 export function serializerFor(schema: object, mode: SerializerMode = 'fast', writtenAsBuilt = false): Serializer {
@@ -72,7 +72,7 @@ function nullableOf(node: SchemaNode): SchemaNode | null {
  * The same schema with each `Nullable(X)` of a plain type written `type: [X, 'null']`, for the
  * serializer only. fast-json-stringify picks an `anyOf` branch by validating the value against
  * each one with Ajv — formats included, so every nullable date-time of every card was parsed
- * twice (a third of a 500-card board's serialization, issue 15) — and a type list by `typeof`.
+ * twice (a third of a 500-card board's serialization; ADR 0044) — and a type list by `typeof`.
  * The declared schema (OpenAPI, MCP, request validation) keeps its `anyOf`.
  */
 export function withNullableTypeLists(schema: unknown): unknown {

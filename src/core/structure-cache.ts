@@ -30,7 +30,7 @@ interface Scope {
  * `workspace_settings.config_version`, which every writer of structure bumps in the transaction
  * that changes it (workspace file apply, module switches, CLI member changes). Each request reads
  * the version with its token (ctx.settings), so a change made by any process on the same database
- * empties this store at the next request here. See docs/decisions.md, "Read paths and caching".
+ * empties this store at the next request here. See ADR 0032.
  */
 export class StructureStore {
   readonly #scopes = new Map<StructureKind<unknown>, Scope>();

@@ -23,7 +23,7 @@ export function toTimestamp(value: string | null): string | null {
  * SQL: a timestamptz in the spec's timestamp form, for a list that passes it on as read.
  * Converting each card's text in JavaScript was about a sixth of what a 1,000-card backlog
  * allocated; written by the statement, the backlog's service CPU fell by about as much and
- * PostgreSQL's hardly moved (issue 15).
+ * PostgreSQL's hardly moved (ADR 0037).
  */
 export function timestampText(column: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -50,7 +50,7 @@ const SEPARATORS: Readonly<Record<number, number>> = { 4: 0x2d, 7: 0x2d, 10: 0x2
 /**
  * "2026-01-02 03:04:05.123456+00", the text most timestamps arrive as: checked a character at a
  * time, it is rewritten without the regular expression's match and parts (a 500-card board read
- * 500 of them per request, about a tenth of the bytes it allocated; issue 15).
+ * 500 of them per request, about a tenth of the bytes it allocated).
  */
 function isFullUtcText(value: string): boolean {
   if (value.length !== 29 || !value.endsWith('+00')) return false;

@@ -25,7 +25,7 @@ export interface Background {
 }
 
 /**
- * The node's background work (issue 17): fire due reminders, send queued notification email.
+ * The node's background work (ADR 0022): fire due reminders, send queued notification email.
  * Every node runs it; claims with `skip locked` make each reminder fire once and each email go out
  * once across them. A failing round (the database away) is logged and retried at the next.
  */

@@ -9,7 +9,7 @@ export interface InboxEntry extends NotificationText {
   id: string;
   createdAt: string;
   read: boolean;
-  /** For an email that could not be sent: why (a member sees what failed, spec 6 and issue 17). */
+  /** For an email that could not be sent: why (a member sees what failed, spec 6). */
   emailError: string | null;
 }
 

@@ -38,7 +38,7 @@ interface Claimed {
 }
 
 /**
- * Sends queued notification emails (issue 17). A batch is claimed in its own short transaction
+ * Sends queued notification emails (ADR 0022). A batch is claimed in its own short transaction
  * (`for update skip locked`, then marked `sending`), so two nodes never claim the same row; each
  * message is then sent and its row marked `sent`, or retried later with backoff, or `failed`
  * after MAX_ATTEMPTS with the reason kept. One message per notification: a crash between sending

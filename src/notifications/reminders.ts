@@ -13,8 +13,8 @@ interface Due {
 }
 
 /**
- * Fires the reminders due by `now` (issue 17: "an assigned follow-up reminds its assignee when it
- * comes due"): each becomes one notification and is marked fired, in one transaction. Claimed
+ * Fires the reminders due by `now` (an assigned follow-up reminds its assignee when it comes
+ * due, ADR 0031): each becomes one notification and is marked fired, in one transaction. Claimed
  * with `for update skip locked`, so with several nodes each reminder fires once; state lives in
  * the database, so a reminder due while every node was down fires at the next start.
  */

@@ -2,7 +2,7 @@
  * Frozen lists of strings bound as parameters, written as PostgreSQL array text once per list.
  * A member's scope (the projects and security levels they may see) is a frozen list that a
  * token's requests share; pg wrote it into `{…}` text again at every use, which was six lists of
- * UUIDs and about a fifth of the bytes a GET of a ticket allocated (issue 15). A frozen list
+ * UUIDs and about a fifth of the bytes a GET of a ticket allocated (ADR 0036). A frozen list
  * cannot change, so its text can be kept for as long as the list lives. The text is the one pg
  * writes for the same list: every element quoted, backslashes and double quotes escaped.
  */

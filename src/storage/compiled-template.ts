@@ -4,7 +4,7 @@ import type { DB } from './schema.ts';
 /**
  * A fixed-shape statement that Kysely builds and compiles once per database handle; each call only
  * binds its values. Building and compiling the bearer lookup took about 27 µs, on every request
- * (issue 15). `build` must use its arguments only as values (`${arg}`), never to choose the
+ * (ADR 0036). `build` must use its arguments only as values (`${arg}`), never to choose the
  * statement's shape or to compute another value: each argument must land in a parameter, as it
  * is, which is checked. One may land in several; each call binds every one of them, once per
  * place, unless every place casts it alike (mergedPlaces).
@@ -35,7 +35,7 @@ const PLACEHOLDER = /\$(\d+)(?!\d)(::\w+(?:\[\])?)?/g;
  * The template with each argument that lands in several places under one cast (`$3::uuid[]`
  * three times) bound once, its places all naming the first. PostgreSQL reads every parameter's
  * text at each bind: the ticket detail named the member's two scope lists three times each, and
- * reading them again was a fifth of its bind (issue 15). A place without a cast, or with another
+ * reading them again was a fifth of its bind (ADR 0036). A place without a cast, or with another
  * one, stays a parameter of its own: there PostgreSQL infers the parameter's type from where it
  * stands, which one parameter for all of them could change. Left as compiled unless its text
  * holds exactly Kysely's placeholders, `$1` to `$n` in order.

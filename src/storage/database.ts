@@ -77,7 +77,7 @@ async function openPglite(target: Extract<DatabaseTarget, { engine: 'pglite' }>)
       if (creating) {
         // Creating the cluster (initdb) grows the WebAssembly memory to about 700 MiB, which is never
         // given back while that instance lives; a fresh instance on the new folder starts at about
-        // 300 MiB (issue 15: the server's RSS after a first start).
+        // 300 MiB (the server's RSS after a first start; ADR 0009).
         await pglite.close();
         pglite = await PGlite.create(folder, pgliteOptions(target));
       }
@@ -155,11 +155,11 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: 'postgres' }>): 
     types: pgTypes,
     // No JIT: on tables never analyzed (a new workspace, small tables autovacuum never reaches) the
     // planner's guesses put plain look-ups over jit_above_cost, and each then spent 50–100 ms
-    // compiling (issue 15: the bearer lookup of a demo workspace, 45–175 ms; the PostgreSQL tests,
+    // compiling (ADR 0008: the bearer lookup of a demo workspace, 45–175 ms; the PostgreSQL tests,
     // 47 against 80 s). Our statements are short: none gained from it (the year's hours report neither).
     // Sequential scans start at the table's first page: a search takes the first 250 matches the
     // scan meets (tickets/search.ts), and a scan synchronized with the last one started wherever
-    // that one stopped, so the same search answered different tickets each time (issue 15).
+    // that one stopped, so the same search answered different tickets each time (ADR 0008).
     options: '-c TimeZone=UTC -c jit=off -c synchronize_seqscans=off',
   });
   // A connection the server ends (restart, failover, pg_terminate_backend, a cut network) emits

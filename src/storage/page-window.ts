@@ -6,7 +6,7 @@ import { PREPARE } from './prepared.ts';
  * list's schema holds it to an integer of 1–100) and it has no OFFSET: with either a parameter,
  * PostgreSQL plans for a tenth of the matches, so the prepared statement's generic plan looked
  * dearer than planning it anew and every request was planned again (0.55 of the ticket filter's
- * 1.5 ms, issue 15). A later page keeps both as parameters, so a connection holds one statement
+ * 1.5 ms; ADR 0035). A later page keeps both as parameters, so a connection holds one statement
  * per limit asked for, not one per page.
  */
 export function pageWindow(limit: number, offset: number): RawBuilder<unknown> {

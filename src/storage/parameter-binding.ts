@@ -6,7 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
  * prepared statement. A prepared statement whose estimates depend on none of its values keeps its
  * generic plan after its fifth run, so it is no longer planned on every request; with a member's
  * 21 projects as a value, the plan made for them looked cheaper than the generic one, and every
- * search for a common word was planned again (issue 15).
+ * search for a common word was planned again (ADR 0035).
  */
 export type Binding = 'planned for' | 'opaque';
 

@@ -11,7 +11,7 @@ export type NotificationHandler = (channel: string, payload: string) => void;
  * which runs the engine once per message and decodes every answer with PGlite's protocol parser:
  * each field of each row copied into an ArrayBuffer of its own and decoded by a TextDecoder. On a
  * company read (250 rows) that parser was about two fifths of PGlite's share of the server's time
- * (issue 15). Here the messages pg writes between `cork` and `uncork` (one statement's parse,
+ * (ADR 0009). Here the messages pg writes between `cork` and `uncork` (one statement's parse,
  * bind, describe, execute and sync) reach the engine as one input, and its answer is read by
  * pg-protocol's parser, the one pg uses on a socket.
  *

@@ -7,7 +7,7 @@ import { DescribedQuery, forgetShapes } from './described-query.ts';
  * Named (prepared) statements for the hot queries that ask for them. A query whose text holds
  * the marker is sent with a name derived from its text, so each connection parses and plans it
  * once and then only binds and executes it: measured on the ticket detail query, 5.9× the
- * throughput of sending its text every time (docs/decisions.md, "Prepared statements").
+ * throughput of sending its text every time (ADR 0035).
  *
  * Opt-in on purpose: a query whose best plan depends on its parameters (a full-text search with a
  * common prefix) must keep custom plans; PostgreSQL may switch a prepared statement to a generic

@@ -32,7 +32,7 @@ const PREFLIGHT_HEADERS = {
 /**
  * CORS for the paths any origin may call: any origin, never credentials (spec 4.10), so every
  * header is a constant written as is. A general CORS plugin resolved its options again on each
- * request, which cost more than the rest of a GET /me's own hooks (issue 15). A preflight is
+ * request, which cost more than the rest of a GET /me's own hooks (ADR 0016). A preflight is
  * answered here, before authentication: a browser sends it without the request's Authorization.
  */
 export async function registerCors(app: FastifyInstance): Promise<void> {

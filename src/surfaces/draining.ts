@@ -19,7 +19,7 @@ export interface Draining {
 }
 
 /**
- * Graceful shutdown (issue 16): Node closes keep-alive connections it thinks idle as soon as the
+ * Graceful shutdown (ADR 0017): Node closes keep-alive connections it thinks idle as soon as the
  * server closes, and a request a client has already written on one — unread while the event loop
  * was busy, as it often is on PGlite — was lost as a reset. So the service first drains: it keeps
  * listening, answers newcomers 503, finishes what it accepted, then closes.

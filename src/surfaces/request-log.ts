@@ -6,7 +6,7 @@ import type { Principal } from '../core/execute.ts';
 /**
  * What a request's log lines say about it beyond method, path and status: who (member id), through
  * which agent (the token's or application's name), which operation, and the error code answered.
- * Never a body, a query string or a token (docs/decisions.md, Platform).
+ * Never a body, a query string or a token (ADR 0015).
  */
 type Logged = FastifyRequest | { log: Log };
 

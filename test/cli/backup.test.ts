@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
 import { getMe, killLeftovers, newWorkspace, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
 
-// Issue 16: a backup restored into a new place, and a server started there, gives back what was
+// ADR 0025: a backup restored into a new place, and a server started there, gives back what was
 // made through the API before the backup — tickets, comments — and accepts the same tokens (a
 // backup is the whole database: whoever holds one holds the tokens in it). PGlite through
 // `atrium backup` / `atrium restore`; PostgreSQL through pg_dump / pg_restore, as docs/operations.md says.

@@ -324,7 +324,7 @@ describe('4.8 the contact tools answer as REST does', () => {
   });
 });
 
-// Issue 15: counted at the driver, warm. The token's lookup, then the page with its total in one
+// ADR 0043: counted at the driver, warm. The token's lookup, then the page with its total in one
 // statement; the member's CRM roles are held per token while config_version stays.
 describe('GET /contacts: two round trips, warm (a change that adds one fails)', () => {
   it.each([

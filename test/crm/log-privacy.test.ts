@@ -3,7 +3,7 @@ import { captureLogLines } from '../helpers/log-capture.ts';
 import type { TestService } from '../helpers/service.ts';
 import { callTool, startCrm, type CrmApi, type Tokens } from './support.ts';
 
-// Spec 4.7 and issue 14: nothing about a contact (names, emails, phones, bodies) is written to the
+// Spec 4.7 and ADR 0015: nothing about a contact (names, emails, phones, bodies) is written to the
 // server's log. A CRM run at debug level through REST and MCP — creates, changes, searches by
 // address, refusals, a duplicate, interactions — and then every line the service wrote is scanned.
 

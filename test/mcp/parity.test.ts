@@ -65,7 +65,7 @@ const tokenOf = (where: World, access: Access) => (access === 'read' ? where.rea
 const viaMcp = async (where: World, entry: ToolEntry, sample: Sample, access: Access = 'write') =>
   (await postMcp(where.service, request('tools/call', { name: entry.name, arguments: sample.args }), { token: tokenOf(where, access) })).body.result;
 
-/** The one deliberate difference (docs/decisions.md, MCP): a 422 about a renamed path parameter names the tool's argument. */
+/** The one deliberate difference (ADR 0019): a 422 about a renamed path parameter names the tool's argument. */
 function toolSentence(entry: ToolEntry, message: string): string {
   for (const [param, argument] of Object.entries(entry.op.toolArgs)) {
     if (message.startsWith(`/${param}:`)) return `/${argument}${message.slice(param.length + 1)}`;

@@ -6,7 +6,7 @@ import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { startSmtpServer } from './smtp.ts';
 
-// Issue 17: with two nodes running on one PostgreSQL, each with its own connection pool and its
+// ADR 0022: with two nodes running on one PostgreSQL, each with its own connection pool and its
 // own mail worker polling on real timers, every notification reaches the SMTP server exactly once.
 // Runs in the PostgreSQL pass of CI: PGlite is one process with one data folder by design.
 const serverUrl = postgresServerUrl();

@@ -5,7 +5,7 @@ import { MailWorker, MAX_ATTEMPTS, type MailTransport } from '../../src/notifica
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { startSmtpServer } from './smtp.ts';
 
-// Issue 17, item 2: with SMTP_URL set, each notification goes out by email exactly once (two
+// ADR 0022: with SMTP_URL set, each notification goes out by email exactly once (two
 // workers claiming at once, as two nodes would), retried with backoff, failures kept visible.
 // Tested against a real SMTP server on 127.0.0.1, never a mock of the sender.
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Issue 15 (migration 0018): a NOTIFY serializes every committing transaction of the server, so a
+// ADR 0022 (migration 0018): a NOTIFY serializes every committing transaction of the server, so a
 // change announces itself only while some node listens for events, on a connection named
 // `atrium events`. PostgreSQL only: PGlite is one process and always announces.
 

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Issue 17, items 3 and 4: reminders fire once at their time, across restarts and nodes; every
+// ADR 0022: reminders fire once at their time, across restarts and nodes; every
 // committed change is announced to the open pages' event streams — after commit, never on rollback.
 
 let service: TestService;

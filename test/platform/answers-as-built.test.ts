@@ -6,7 +6,7 @@ import { serializerFor } from '../../src/core/serialization.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { callTool } from '../mcp/mcp-client.ts';
 
-// Issue 15: the large answers (a board, a backlog, a page of tickets) are written by JSON.stringify
+// ADR 0044: the large answers (a board, a backlog, a page of tickets) are written by JSON.stringify
 // as their presenters build them, instead of by the schema's serializer, whose joined strings were
 // most of a board's garbage. The tests run in `checked` mode, where every such answer is also
 // written by the schema's serializer and must say the same.

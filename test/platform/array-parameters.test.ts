@@ -5,7 +5,7 @@ import type { Database } from '../../src/storage/database.ts';
 import { withArrayTexts } from '../../src/storage/array-parameters.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
-// Issue 15: a member's scope is a frozen list shared by a token's requests, and its array text is
+// ADR 0036: a member's scope is a frozen list shared by a token's requests, and its array text is
 // written once per list instead of by pg at every use. What reaches PostgreSQL must not change.
 
 const awkward = ['plain', 'a "quoted" word', 'back\\slash', '{braced}', 'com,ma', '  spaced  ', '', 'NULL', 'é 漢 🙂'];

@@ -6,7 +6,7 @@ import type { Database } from '../../src/storage/database.ts';
 import type { DB } from '../../src/storage/schema.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
-// Issue 15: a hot statement compiled once per database handle (the bearer lookup). Compiling needs
+// ADR 0036: a hot statement compiled once per database handle (the bearer lookup). Compiling needs
 // no connection: the pool below is never asked for one.
 const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ max: 1 }) }) });
 let database: Database;

@@ -5,7 +5,7 @@ import { fromDatabase } from '../../src/core/database-errors.ts';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Issue 16, defect 1: a node outlives its database's hiccups. While the database is away requests
+// ADR 0017: a node outlives its database's hiccups. While the database is away requests
 // get 503 in the spec's envelope; the node serves again when it returns, without a restart, and
 // nothing it acknowledged is lost.
 

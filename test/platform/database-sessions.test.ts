@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Issue 15: what every connection of the service's pool is set to on PostgreSQL.
+// ADR 0008: what every connection of the service's pool is set to on PostgreSQL.
 const serverUrl = postgresServerUrl();
 
 describe.runIf(serverUrl !== null)('the service\'s PostgreSQL sessions: UTC, no JIT compilation, scans from the first page', () => {

@@ -7,7 +7,7 @@ import { pgTypes } from '../../src/storage/pg-types.ts';
 import { pgliteClientConfig } from '../../src/storage/pglite-connection.ts';
 import { openTestDatabase, postgresServerUrl } from '../helpers/database.ts';
 
-// Issue 15: a named statement is described once per connection; its later runs take the result's
+// ADR 0036: a named statement is described once per connection; its later runs take the result's
 // setup from that first run instead of asking PostgreSQL for a RowDescription again. What each run
 // answers must not change. Runs on both engines: PGlite is reached through the same pg client. Its
 // clients share its one session, and so its prepared statements: each test names its own.

@@ -4,7 +4,7 @@ import { registry } from '../../src/modules/index.ts';
 import type { Operation } from '../../src/core/operation.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Issue 16, item 2: every operation fuzzed from its own declaration (the schemas the OpenAPI
+// ADR 0013: every operation fuzzed from its own declaration (the schemas the OpenAPI
 // document is built from) — wrong types, missing and extra fields, boundary numbers, long and odd
 // Unicode, malformed JSON, wrong content types, odd path parameters. Never a 5xx, always the error
 // envelope, and a refused request changes nothing (a digest of the database before and after).

@@ -4,7 +4,7 @@ import { createTicket, tokensFor, type Tokens } from '../boards/support.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
 
-// Issue 16, defects 3–7: input the database cannot hold is refused at the door with the spec's
+// ADR 0013: input the database cannot hold is refused at the door with the spec's
 // envelope (422 naming the field, 404 for a path naming nothing), never answered with a 500.
 
 let service: TestService;

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Issue 16, item 7: what an operator watches — liveness, readiness, Prometheus metrics.
+// ADR 0017: what an operator watches — liveness, readiness, Prometheus metrics.
 
 const METRICS_TOKEN = 'scrape-me-0123456789abcdef';
 let service: TestService;

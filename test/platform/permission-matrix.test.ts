@@ -8,7 +8,7 @@ import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
 import { samplesFor } from '../mcp/samples.ts';
 import { exchange, obtainCode, startListeningService } from '../oauth/support.ts';
 
-// Issue 16, item 1: the rules every operation keeps whoever asks, generated from the registry —
+// ADR 0007: the rules every operation keeps whoever asks, generated from the registry —
 // operation × token (personal read/write, OAuth read/write) × door (REST, MCP) × switch (none, REST
 // off, MCP off, the operation's module off). Persona rules (who may do what in a project) are the
 // modules' policy tables, tested in their own folders. Prints the count of cases and failures.

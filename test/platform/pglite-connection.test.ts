@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/storage/database.ts';
 import { openTestDatabase, postgresServerUrl } from '../helpers/database.ts';
 
-// Issue 15: the service reaches PGlite through a connection of its own (src/storage/pglite-connection.ts):
+// ADR 0009: the service reaches PGlite through a connection of its own (src/storage/pglite-connection.ts):
 // one input to the engine per statement, its answer read by pg's own protocol parser. What a
 // statement answers, how it fails and what a NOTIFY reaches must be as on PostgreSQL: these run
 // on both engines, and the input count on PGlite only.

@@ -5,7 +5,7 @@ import { MAX_PREPARED_PER_CONNECTION, PREPARE } from '../../src/storage/prepared
 import type { DB } from '../../src/storage/schema.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 
-// Issue 15: marked statements are prepared once per connection (src/storage/prepared.ts), and a
+// ADR 0035: marked statements are prepared once per connection (src/storage/prepared.ts), and a
 // connection keeps a bounded number of them. Each test runs in one transaction, so on one
 // connection, whose pg_prepared_statements it reads.
 

@@ -3,7 +3,7 @@ import { createTicket, tokensFor, type Tokens } from '../boards/support.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
 
-// Issue 15: the round trips each hot request makes, counted at the driver with a warm cache. A
+// ADR 0037: the round trips each hot request makes, counted at the driver with a warm cache. A
 // change that adds one fails here; timings stay in bench/, never in tests. Begin and commit of a
 // write's transaction count as round trips too.
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Nullable, StringEnum } from '../../src/core/schema-kit.ts';
 import { serializerFor, withNullableTypeLists } from '../../src/core/serialization.ts';
 
-// Issue 15: answers are written by one compiled serializer per response schema. `Nullable(X)` is
+// ADR 0044: answers are written by one compiled serializer per response schema. `Nullable(X)` is
 // declared as `anyOf: [X, null]`, which fast-json-stringify resolves by validating the value with
 // Ajv (a date-time's format parsed again for every card of a board); the serializer reads it as a
 // type list instead, and writes the same JSON.

@@ -14,7 +14,7 @@ import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
 import { FIXTURES, startTestService, type TestService } from '../helpers/service.ts';
 import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
 
-// Issue 16, item 4: two nodes (two apps, two connection pools) on one PostgreSQL database behave as
+// ADR 0011: two nodes (two apps, two connection pools) on one PostgreSQL database behave as
 // one service — except the rate limit, which the spec counts per node. (One active sprint per
 // board across two nodes is held by test/boards/concurrency.test.ts.)
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/storage/database.ts';
 import { newWorkspace, runCli, type Workspace } from '../cli/cli-process.ts';
 
-// Issue 16, items 3 and 5: a real server process under load — SIGTERM finishes what it accepted
+// ADR 0017: a real server process under load — SIGTERM finishes what it accepted
 // and loses nothing acknowledged; kill -9 loses nothing acknowledged and leaves nothing
 // half-written. On PGlite here, on PostgreSQL in CI's PostgreSQL pass. Prints its figures.
 

@@ -10,7 +10,7 @@ interface Node {
   children?: Node[];
 }
 
-/** The rule as docs/decisions.md states it: `@username` in the text nodes of the mdast + GFM tree, outside code and links. */
+/** The rule as ADR 0022 states it: `@username` in the text nodes of the mdast + GFM tree, outside code and links. */
 function mentionsInTree(markdown: string): string[] {
   const found = new Set<string>();
   const visit = (node: Node) => {

@@ -8,8 +8,8 @@ import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-// Reads keep the workspace structure in memory keyed by config_version (docs/decisions.md, "Read
-// paths and caching"): a change to the workspace file is seen by the very next request.
+// Reads keep the workspace structure in memory keyed by config_version (ADR 0032): a change to
+// the workspace file is seen by the very next request.
 
 const FILE = fs.readFileSync(new URL('../fixtures/tickets-workspace.yaml', import.meta.url), 'utf8');
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { startListeningService } from '../oauth/support.ts';
 
-// Issue 10 in a real browser: a member finds their way from the home page, the pages fit a phone,
+// In a real browser (ADR 0021): a member finds their way from the home page, the pages fit a phone,
 // the board's columns stand side by side, and a reload after creating a token makes no second one.
 
 // Debian's chromium, installed by .ci/install-chromium.sh when missing.

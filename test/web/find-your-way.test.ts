@@ -6,7 +6,7 @@ import { builtModules } from '../../src/web/module-availability.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { Browser, formFields, loggedIn, me, send } from '../oauth/support.ts';
 
-// Issue 10, "the pages a person meets": a member finds their way from the home page to every
+// The pages a person meets (ADR 0021): a member finds their way from the home page to every
 // project, board, ticket and person, and each page says what it shows.
 
 let service: TestService;

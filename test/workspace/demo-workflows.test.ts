@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { postMcp, request as rpc } from '../mcp/mcp-client.ts';
 
-// Issue 10, defect 2: every demo workflow can be walked from a new ticket to a done status by the
+// ADR 0026: every demo workflow can be walked from a new ticket to a done status by the
 // API alone — REST, MCP and a board card move — as the demo's own members would.
 
 let svc: TestService;

@@ -20,7 +20,7 @@ function resolveTicketType(vocabulary: FormVocabulary, given: string) {
   return resolveName(types, given, { pointer: '/ticket_type', what: 'ticket type', names: (t) => [t.name] });
 }
 
-/** Keys are unique in the project, active names among its active forms (spec 4.4; docs/decisions.md). */
+/** Keys are unique in the project, active names among its active forms (spec 4.4; ADR 0028). */
 function checkUnique(project: HelpdeskProject, forms: readonly FormRow[], values: { key: string; name: string }, self: FormRow | null): void {
   const others = forms.filter((f) => f.id !== self?.id);
   if (others.some((f) => normalizeName(f.key) === normalizeName(values.key))) {

@@ -123,7 +123,7 @@ export function commentedChange(
  * once, one commit.
  *
  * The statement runs alone and takes the ticket's row lock itself, last: comments on one ticket
- * queue for that row (issue 15). Its writes are read in the FROM list, so they run before the
+ * queue for that row (ADR 0041). Its writes are read in the FROM list, so they run before the
  * ticket's update (left unread, PostgreSQL runs them after it, under the lock), and the update
  * is a function of its own (ticket_commented, migrations 0025 and 0027), so a statement that
  * waited re-checks that small statement, not this one with all its inserts.

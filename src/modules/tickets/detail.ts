@@ -170,10 +170,10 @@ export async function nameTicketDetail(ctx: StructureReader & { publicUrl: strin
  * the token's check as one more column. Whether the member may see the ticket, its links and its
  * subtasks is left to findTicketDetail (ticketAccessOf): the member's two scope lists as
  * parameters, read at every bind and tested in five places, were a quarter of the statement's
- * time in PostgreSQL (issue 15). Timestamps are cast to text, the form every other read returns
+ * time in PostgreSQL (ADR 0007). Timestamps are cast to text, the form every other read returns
  * them in. Names of the workspace's structure are left to nameTicketDetail: joined here, the
  * project, type and status and the lookups of the other names were a fifth of the statement's
- * cost, set up on every execution (issue 15). Lists are ARRAY subqueries, not aggregates: an
+ * cost, set up on every execution (ADR 0037). Lists are ARRAY subqueries, not aggregates: an
  * aggregate's set-up was an eighth of the statement's time.
  */
 function detailSql(key: string, scope: DetailScope, check: TokenCheckValues | null): RawBuilder<DetailStatementRow> {
@@ -236,7 +236,7 @@ const ADMIN_SCOPE: DetailScope = { memberId: '', isAdmin: true };
 /**
  * The detail's statement compiled once per database handle for each shape it takes: a member's
  * or an administrator's, with or without the token's check. Building and compiling it again cost
- * about 55 µs of the service's CPU on every GET of a ticket (issue 15).
+ * about 55 µs of the service's CPU on every GET of a ticket (ADR 0036).
  */
 const detailStatements = {
   member: {

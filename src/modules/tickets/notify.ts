@@ -37,7 +37,7 @@ export function announcementInserts(ctx: Context, announcement: Announcement): R
     typeof key === 'string' ? { key, ...extra } : sql`jsonb_build_object('key', ${key}) || ${JSON.stringify(extra)}::jsonb`;
   // A list the planner can count, so each name is one probe of members_username_key in the generic
   // plan too: given an array parameter, that plan read every member and lowercased each name, twice
-  // a statement (issue 15). Past a few names, one array: a statement shape for every count would not pay.
+  // a statement (ADR 0022). Past a few names, one array: a statement shape for every count would not pay.
   const names = usernames.length <= MENTIONS_LISTED ? sql`array[${sql.join(usernames.map((name) => sql`${name}::text`))}]` : sql`${usernames}::text[]`;
   // the member made the change (through any of their agents): they are told nothing about it
   const mentioned = sql`select id from members where active and lower(username) = any(${names}) and id <> ${ctx.actor.memberId}::uuid`;

@@ -70,7 +70,7 @@ const lockedTicketStateColumns = sql`
 
 /**
  * One ticket by key (case-insensitive) with whether the member may see it (ticketAccessOf: the
- * scope's lists as parameters of this statement were read at every bind, issue 15); `forUpdate`
+ * scope's lists as parameters of this statement were read at every bind; ADR 0007); `forUpdate`
  * locks its row so that concurrent changes to the same ticket run one after the other.
  */
 export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false, tokenCheck?: PendingTokenCheck): Promise<(TicketState & TicketAccess) | undefined> {
@@ -165,7 +165,7 @@ export interface TicketListIds {
 
 /**
  * SQL: the TicketListIds of ticket `t`, reading only the ticket's own link rows. ARRAY subqueries,
- * not aggregates, which PostgreSQL sets up for every execution at a larger cost (issue 15).
+ * not aggregates, which PostgreSQL sets up for every execution at a larger cost (ADR 0037).
  */
 export const ticketListIdColumns = sql`
   array(select tc.component_id from ticket_components tc where tc.ticket_id = t.id) as component_ids,

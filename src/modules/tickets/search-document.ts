@@ -23,7 +23,7 @@ export interface WordsChange {
  * (positions shift by the left side's last one, capped alike; a lexeme keeps its first 256
  * positions either way), so that is the document a rebuild writes, without reading the ticket's
  * labels and fields again: comments on one ticket queue on its row, and PostgreSQL computes the
- * new row again, under the lock, for each that waited (issue 15).
+ * new row again, under the lock, for each that waited (ADR 0038).
  */
 export function searchDocumentSet(change: WordsChange): RawBuilder<unknown> | null {
   const { text, comment } = change;

@@ -28,7 +28,7 @@ const restrictedComments = new StructureKind<boolean>('restricted-comments');
  * Whether the workspace holds any restricted comment, kept in the structure store: only the
  * workspace file's seeds write one (the API's comments are public or internal, and none changes
  * its visibility later), and an apply that writes any bumps config_version. Without any, search
- * leaves out its branch for them, which was half of planning every search (issue 15). A deleted
+ * leaves out its branch for them, which was half of planning every search (ADR 0038). A deleted
  * ticket's restricted comments may leave it true until the next structure change: a search that
  * looks in vain, never one that misses.
  */
@@ -177,7 +177,7 @@ interface PageRow {
  * tickets; or by the candidates' own rank and update time (a search by words), with each ticket's
  * cells read by its id. PostgreSQL plans that read as one lookup, not as a join to order: a
  * search is planned on every request, and of its 0.4 ms of planning the join took about 0.16, the
- * lookup about 0.1 (issue 15).
+ * lookup about 0.1 (ADR 0038).
  */
 type PageOrder = { by: 'tickets'; sort: TicketSort } | { by: 'candidates'; sort: 'relevance' | 'updated' };
 
@@ -225,7 +225,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
   // For words common enough, the match is one no index serves: the planner then reads the scope's
   // own rows (or the table) until it has the candidates, instead of taking every ticket holding
   // each word from the search index first (word-frequencies.ts). Which tickets match is the same
-  // either way; planning was about a fifth of such a search's time in PostgreSQL (issue 15).
+  // either way; planning was about a fifth of such a search's time in PostgreSQL (ADR 0039).
   const form = words !== null && matchesAreCommon(await wordFrequencies(ctx), queryWords, MAX_CANDIDATES) ? COMMON_WORDS : OTHER_WORDS;
   // a search without words binds its filters as OTHER_WORDS does: as values its plans are made for
   const conditions = await filterConditions(ctx, input, scope, form.binding);
@@ -247,7 +247,7 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     if (words) {
       // Ranked in the scan's own output, which the limit stops after 250 rows: ranked above the
       // limit, each candidate's whole document went up with it into the window that counts them
-      // (issue 15: the statement 5 % faster this way).
+      // (the statement 5 % faster this way; ADR 0038).
       sources.push(sql`(select t.id, t.updated_at, ts_rank(t.search_vector, ${tsquery}) as rank from tickets t
              where ${matching} and ${where}
              limit ${CANDIDATES_LIMIT})`);
@@ -260,14 +260,14 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
              limit ${CANDIDATES_LIMIT})`);
     }
     // Only for a query that could be a key: the branch, planned for nothing, was a tenth of a
-    // search's time in PostgreSQL, which plans a search for its words on every request (issue 15).
+    // search's time in PostgreSQL, which plans a search for its words on every request (ADR 0039).
     if (key !== null) sources.push(sql`(select t.id, t.updated_at, 1000 as rank from tickets t where t.key = ${key} and ${where})`);
     const matches = sources.length
       ? sql.join(sources, sql` union all `)
       : sql`select null::uuid as id, null::timestamptz as updated_at, 0 as rank where false`;
     // One source names each ticket once and at most 250 of them, so it is the candidates as it
     // is: merging it by id and cutting it again planned and ran a hash aggregate and a sort for
-    // nothing, about 8 % of PostgreSQL's part of a one-word search (issue 15). Several sources may
+    // nothing, about 8 % of PostgreSQL's part of a one-word search (ADR 0038). Several sources may
     // name a ticket twice: its best rank counts.
     const candidates =
       sources.length === 1

@@ -73,7 +73,7 @@ interface Decision {
  * POST /tickets/{key}/transitions: checks the transition, its screen and its validators; a refusal
  * at any step rolls the whole change back, so a transition is never half done.
  *
- * Most transitions write one statement (issue 15): decided on the ticket read without a lock, by
+ * Most transitions write one statement (ADR 0041): decided on the ticket read without a lock, by
  * the read that carries the token's check, and written only if the ticket still holds what the
  * decision read (Closing.asRead). One that writes more (a comment, the screen's fields, an
  * assignee, validators to check after the write), or finds the ticket changed, is decided again

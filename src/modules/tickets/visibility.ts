@@ -22,7 +22,7 @@ export interface TicketScope {
 
 // Keyed by the request's rolesKey: per token while config_version stays (grants and levels change
 // only with the workspace file, which bumps it), else per request. Building it from the grants
-// was about 25 µs of every ticket read (issue 15).
+// was about 25 µs of every ticket read (ADR 0033).
 const scopes = new WeakMap<object, Promise<TicketScope>>();
 
 /**
@@ -96,7 +96,7 @@ export interface TicketAccessFacts {
  * write in SQL (projectVisibleSql, levelGrantedSql), for a read of one ticket by key that
  * filters nothing (its detail with its links and subtasks, its state before a change). The scope's
  * lists as parameters were read again at every bind, a quarter of the detail's time in PostgreSQL
- * (issue 15). The same scope decides both, and test/tickets holds them to the same answers.
+ * (ADR 0007). The same scope decides both, and test/tickets holds them to the same answers.
  */
 export function ticketAccessOf(scope: TicketScope, ticket: TicketAccessFacts): TicketAccess {
   if (scope.isAdmin) return { project_visible: true, level_granted: true };

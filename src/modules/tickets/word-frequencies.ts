@@ -23,7 +23,7 @@ const NONE: WordFrequencies = { lexemes: [], shares: [], tickets: 0 };
 /** Statistics change only when the table is analyzed (autovacuum, or an operator), so they are read again at most this often. */
 const REFRESH_MS = 10 * 60_000;
 
-/** A row of tickets is read in the time the search index yields about this many of its entries (measured: issue 15). */
+/** A row of tickets is read in the time the search index yields about this many of its entries (measured; ADR 0039). */
 const ROW_COST_IN_INDEX_ENTRIES = 5;
 
 async function readFrequencies(ctx: Context): Promise<WordFrequencies> {
@@ -82,7 +82,7 @@ function shareOf(frequencies: WordFrequencies, word: string): number {
  * share of the workspace); reading rows stops at the candidates wanted (its cost grows as the
  * words' joint share shrinks). PostgreSQL's planner prices the index's part far below what it
  * takes for a word in half the tickets: a project's search for one such word took 30 ms through
- * the index, and 0.5 ms through the project's own rows (issue 15).
+ * the index, and 0.5 ms through the project's own rows (ADR 0039).
  */
 export function matchesAreCommon(frequencies: WordFrequencies, words: readonly string[], wanted: number): boolean {
   if (words.length === 0 || frequencies.tickets === 0) return false;

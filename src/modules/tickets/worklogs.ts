@@ -92,7 +92,7 @@ async function decideWork(ctx: Context, ticket: TicketState, input: WorklogBody)
 }
 
 /**
- * POST /tickets/{key}/worklogs (spec 4.2). One statement (issue 15): decided on the ticket read
+ * POST /tickets/{key}/worklogs (spec 4.2). One statement (ADR 0041): decided on the ticket read
  * without a lock, by the read that carries the token's check, and written only if the ticket still
  * holds what was read, as a transition is (tickets/transitions.ts); one that finds the ticket
  * changed is decided again on the ticket locked, in a transaction.

@@ -3,7 +3,7 @@ import { forbidden, notFound } from '../../core/errors.ts';
 import type { Permission } from '../../policy/permissions.ts';
 
 /**
- * Who may do what with time (spec 5.6 leaves it to us; docs/decisions.md), as a table. An
+ * Who may do what with time (spec 5.6 leaves it to us; ADR 0029), as a table. An
  * activity is its author's own: anyone tracks their own time, and only its author changes it.
  * Linking it to a project (or a ticket of one) needs time:log there; reading another member's
  * activities needs time:view_all in the activity's project; rates and amounts need time:billing.

@@ -22,7 +22,7 @@ function groupKeys(given: string | undefined): GroupBy[] {
  * What each grouping but `phase` (matched after summing) groups by, per activity `a` (its tag
  * `tg.tg`), and shows, per group `g` (its column `g_<key>`), with the join that names it. Sums
  * are made by ids and named after, so the names are joined to a few thousand groups, not to
- * each of a year's 100,000 activities (a fifth of the report's time in PostgreSQL, issue 15);
+ * each of a year's 100,000 activities (a fifth of the report's time in PostgreSQL; ADR 0029);
  * groups whose names are equal are merged when the rows are read. Days, weeks and months are
  * those of the report's zone: activities are grouped by their day there, and each group's day is
  * truncated and formatted (to_char on each activity was a fifth to a quarter of the report's

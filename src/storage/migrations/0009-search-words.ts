@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Words inside HTML-like text are words (issue 10): PostgreSQL's text parser reads `<script>…</script>`
+// Words inside HTML-like text are words (ADR 0026): PostgreSQL's text parser reads `<script>…</script>`
 // as a tag and drops what is between, so `alert` in `<script>alert(1)</script>` was never found.
 // Every search document now reads its text through search_words, which turns angle brackets into
 // spaces first.

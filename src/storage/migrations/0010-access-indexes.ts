@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Every request reads the member's grants and security levels through group membership and
-// project roles; without these, each visibility check scanned group_members by member (issue 15).
+// project roles; without these, each visibility check scanned group_members by member.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create index group_members_member_idx on group_members (member_id);

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Events that reach people (issue 17): notifications a member reads and marks read, delivered by
+// Events that reach people (ADR 0022): notifications a member reads and marks read, delivered by
 // email when the operator configures it (claimed once across nodes, retried with backoff, failures
 // kept); reminders that fire at their time; and a live event after every committed change, so open
 // pages update without a reload.
@@ -43,7 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     $fn$;
     create trigger history_event after insert on history for each row execute function history_event();
 
-    -- The assignee watches the ticket (spec 6 and issue 17: the reporter and the assignee watch),
+    -- The assignee watches the ticket (spec 6: the reporter and the assignee watch),
     -- however it was assigned: created, changed, transitioned, a card move, a seed.
     create function assignee_watches() returns trigger language plpgsql as $fn$
     begin

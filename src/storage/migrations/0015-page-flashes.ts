@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// A one-time message for the page a form redirects to (issue 10, defect 7): the new token's secret
+// A one-time message for the page a form redirects to (ADR 0021): the new token's secret
 // after "Create token", sealed with a key derived from the session cookie, which the database
 // never holds; gone with the session, and taken (deleted) by the first page that shows it.
 export async function up(db: Kysely<unknown>): Promise<void> {

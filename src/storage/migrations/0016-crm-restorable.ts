@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// A pg_dump of a workspace with companies could not be restored (issue 16, backup and restore):
+// A pg_dump of a workspace with companies could not be restored (ADR 0025):
 // pg_restore runs with an empty search_path, and companies.search_vector is computed, as each row
 // is copied in, by crm_company_document, whose body named crm_words without a schema. The body now
 // calls only built-in functions (always found), and gives the same words as before: the stored

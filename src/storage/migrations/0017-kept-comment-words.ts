@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // A ticket's search document aggregated every comment on the ticket each time it was rebuilt, so a
-// comment on a ticket with thousands cost thousands (issue 15). The comments' part of the document
+// comment on a ticket with thousands cost thousands (ADR 0038). The comments' part of the document
 // is now kept on the ticket (comments_vector) and grows by each new comment's words, which the
 // comment's own generated search_vector already holds; rebuilding the document reads the kept
 // part instead of the comments. NULL means "not kept yet": the next rebuild aggregates the

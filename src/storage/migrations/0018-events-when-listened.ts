@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // A NOTIFY makes its transaction take one lock for the whole PostgreSQL server at commit and hold
 // it while the commit is flushed to disk, so every change that announced itself committed one at
-// a time (issue 15: 16 clients committing an insert reach about 4,000/s, the same with a NOTIFY
+// a time (ADR 0022: 16 clients committing an insert reach about 4,000/s, the same with a NOTIFY
 // about 700/s). A change now announces itself only when some node listens for events — a node
 // listens on a connection of its own named `atrium events` (storage/database.ts) while it has an
 // open page's event stream — so writes no one watches commit side by side. PGlite is one

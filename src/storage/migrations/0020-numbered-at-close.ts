@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // A create took its project's number with the ticket's insert, so the counter row stayed locked
 // through every later statement of the create, and creates into one project ran one after the
-// other from the insert to the commit (issue 15). The ticket is now inserted without a number or a
+// other from the insert to the commit (ADR 0040). The ticket is now inserted without a number or a
 // key, and the create's closing statement takes the number, sets both and writes what names the
 // key (history, notifications, the search document): concurrent creates overlap up to that
 // statement. The columns may be NULL only inside the creating transaction, which no one else

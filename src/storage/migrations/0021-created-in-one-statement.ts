@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // A create inserted its ticket without a number, then numbered it in its closing statement
 // (migration 0020), so every ticket was written twice: each of its indexes got a second entry and
-// its foreign keys were checked again (issue 15). A create is now one statement that takes the
+// its foreign keys were checked again (ADR 0040). A create is now one statement that takes the
 // number and inserts the ticket with it, its links, history and notifications, so the columns are
 // never NULL again.
 //

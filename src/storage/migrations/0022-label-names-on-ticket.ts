@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Every list shows each ticket's labels: a search page, a filter, a 500-card board. Reading them
 // from ticket_labels joined to labels cost a board 1.2 ms of its 6.5 ms statement (PostgreSQL
 // descends the index once per card, labels or not) and a search page about a third of its
-// execution (issue 15). Labels are never renamed, so a ticket keeps their names, in name order,
+// execution (ADR 0037). Labels are never renamed, so a ticket keeps their names, in name order,
 // on its row; ticket_labels stays the link that filters by label and keeps the references.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

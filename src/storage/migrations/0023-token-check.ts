@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 // member deactivated, config_version moved. Reads carry the check as one more column of their own
 // statement, to save a round trip; but a statement planned on every request (a search, planned
 // for its words) planned the check's four-table join with it, which cost PostgreSQL more than
-// the round trip it saved (issue 15).
+// the round trip it saved (ADR 0034).
 //
 // token_check is the check's only declaration. It is an SQL function, which PostgreSQL inlines
 // into a calling statement: a prepared statement plans its joins once, as if written inline.

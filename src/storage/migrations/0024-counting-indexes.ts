@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Every list answers with its total, so a page of a large list is mostly its count (issue 15).
+// Every list answers with its total, so a page of a large list is mostly its count (ADR 0043).
 // A count reads an index only, and the fewer pages that index has, the cheaper it is. With its
 // columns as keys instead of INCLUDEd, B-tree deduplication stores each run of equal keys once:
 // the filter's index (project, status, level) falls from 1,449 pages to 93 on the bench's

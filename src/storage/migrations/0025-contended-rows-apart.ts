@@ -3,9 +3,9 @@ import { sql, type Kysely } from 'kysely';
 // Comments on one ticket queue for its row, creates into one project for its counter. The
 // statement that waited re-checks the row, and PostgreSQL then starts every subplan of that
 // statement again (EvalPlanQual): the comment's or the ticket's inserts, their history and
-// notifications, all re-initialized for each write that waited (issue 15, bench/RESULTS.md,
-// twenty-third session). Each contended update is a PL/pgSQL function of its own here, so the
-// wait and the re-check are those of its one small statement, whose plan the session keeps.
+// notifications, all re-initialized for each write that waited (ADR 0042). Each contended
+// update is a PL/pgSQL function of its own here, so the wait and the re-check are those of its
+// one small statement, whose plan the session keeps.
 //
 // The comment is inserted by the statement that calls this, and whether the function's query
 // sees that row is not fixed, so a comments part not kept yet is aggregated from the others

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Every page of GET /contacts answers with its total, and a member who sees the whole CRM, with
 // no filter, counted every contact: 50,000 index entries on each page, about three quarters of
-// the list's time on the bench (issue 15: 914 → 3,461 req/s without it). The totals are kept
+// the list's time on the bench (914 → 3,461 req/s without it; ADR 0043). The totals are kept
 // here instead, archived and not apart, by triggers on contacts, in the writing transaction, so a
 // rolled-back write leaves them as they were. Each transaction adds to one of eight slots (its id
 // picks it), so concurrent creates do not queue on one row; a total is the sum of its slots.

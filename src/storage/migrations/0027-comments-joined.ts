@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Comments on one ticket that wait for its row are written together, one statement for all of
-// them (core/row-queue.ts, RowQueue.join; issue 15): the ticket's update (migration 0025) takes
+// them (core/row-queue.ts, RowQueue.join; ADR 0042): the ticket's update (migration 0025) takes
 // the words of every comment of the statement, so the comments part it aggregates, when it is not
 // kept yet, leaves them all out. A single comment is a statement of one.
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // The search documents were SQL functions whose bodies hold a subquery, which PostgreSQL cannot
 // inline: an SQL function that is not inlined has its body planned again at every call, and one
-// calling another plans both. Measured with pgbench on one connection (issue 15): a new ticket's
+// calling another plans both. Measured with pgbench on one connection (ADR 0038): a new ticket's
 // document 0.21 ms a call, a rebuild (PATCH, a transition) 0.77 ms. In PL/pgSQL, which keeps each
 // statement's plan for the session, the same bodies cost 0.06 ms and 0.14 ms. The bodies do not
 // change, so every document is the one it was (compared over every ticket of a bench data set).

@@ -40,7 +40,7 @@ const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /**
  * The usual request, recognised without zod: the SDK's schema copies every message it checks, about
- * 2 µs of a 160 µs tool call (issue 15). Only messages that schema accepts pass here (a strict
+ * 2 µs of a 160 µs tool call (ADR 0018). Only messages that schema accepts pass here (a strict
  * object, an integer id in the safe range, params an object); anything else, `_meta` included, is
  * left to the schema.
  */

@@ -38,7 +38,7 @@ const isNullType = (schema: unknown) => (schema as JsonObject).type === 'null' &
 
 /**
  * `anyOf: [{type: T, …}, {type: 'null'}]` (TypeBox's Nullable) said as `{type: [T, 'null'], …}`:
- * the same values accepted, 18 bytes less each, about 1 KB of every tools/list (issue 15). Kept as
+ * the same values accepted, 18 bytes less each, about 1 KB of every tools/list (ADR 0019). Kept as
  * it is where the other branch has its own `anyOf`, `enum` or `const` (null would need adding there).
  */
 function compactNullable(schema: unknown): unknown {
@@ -107,7 +107,7 @@ function toolEntry(op: Operation & { tool: string }): ToolEntry {
     inputSchema,
     // The answer's full schema was 64 % of tools/list (79 of 124 KB with 37 tools): context a model
     // pays for on every connection, for shapes the tool descriptions and the OpenAPI document
-    // already give. `{type: object}` still tells clients that structuredContent comes (issue 15).
+    // already give. `{type: object}` still tells clients that structuredContent comes (ADR 0019).
     ...(structured ? { outputSchema: { type: 'object' } } : {}),
     annotations,
   } as Tool;

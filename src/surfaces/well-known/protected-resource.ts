@@ -4,7 +4,7 @@ import { addressAsRequested } from './loopback.ts';
 export const SCOPES = ['tickets:read', 'tickets:write'] as const;
 
 /**
- * RFC 9728 metadata for the REST API. Its resource is the workspace itself (decisions.md), as the
+ * RFC 9728 metadata for the REST API. Its resource is the workspace itself (ADR 0020), as the
  * client addressed it when that is a loopback alias; the authorization server is always PUBLIC_URL.
  */
 export function protectedResourceMetadata(publicUrl: string, resourceBase = publicUrl) {

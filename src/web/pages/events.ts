@@ -37,7 +37,7 @@ function refuse(reply: FastifyReply, status: number, message: string): FastifyRe
 }
 
 /**
- * GET /events?topic=…: the pages' live updates (issue 17), as server-sent events behind the
+ * GET /events?topic=…: the pages' live updates (ADR 0022), as server-sent events behind the
  * page log-in. A `change` event says the page's subject changed (no content: the page fetches
  * itself again, as the member); an `unread` event carries the member's new unread count. Events
  * come from every node on the database (notifications/live-events.ts).

@@ -39,7 +39,7 @@ ${list}</div>${email}`;
   return layout('Notifications', body, viewerOf(session), 'notifications');
 }
 
-/** /notifications: what the member was told (spec 6, issue 17), unread first; mark read; email on or off. */
+/** /notifications: what the member was told (spec 6), unread first; mark read; email on or off. */
 export function notificationRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/notifications', async (request, reply) => {
     const session = await requireSession(request, reply, deps);

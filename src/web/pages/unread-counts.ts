@@ -7,7 +7,7 @@ type Waiting = { resolve(count: number): void; reject(error: unknown): void };
  * Members' unread notification counts, asked for by every open event stream at each change and
  * read in one query per round: the asks made while an event is being dispatched are gathered
  * until the next turn of the event loop (setImmediate runs after the dispatch's microtasks), so
- * a change seen by 1,000 open pages costs one grouped count, not 1,000 (issue 17's benchmark).
+ * a change seen by 1,000 open pages costs one grouped count, not 1,000 (ADR 0022).
  */
 export function batchedUnreadCounts(db: Kysely<DB>): (memberId: string) => Promise<number> {
   let round: Map<string, Waiting[]> | null = null;
