@@ -60,7 +60,8 @@ export function defineCommand<A>(spec: CommandSpec<A>): DatabaseCommand {
     async execute(db, argv, context) {
       const args = spec.parse(argv);
       if (spec.changesWorkspace && (await readSettings(db)).readOnly) {
-        throw new CommandError(`${spec.name}: the workspace is read-only, so nothing was changed; "atrium settings set read_only off" lets changes in again`);
+        const how = '"atrium settings set read_only off" lets changes in again';
+        throw new CommandError(`${spec.name}: the workspace is read-only, so nothing was changed; ${how}`);
       }
       return spec.run(db, args, context);
     },

@@ -46,7 +46,8 @@ while the workspace is read-only.`,
     name: 'member add',
     usage: '--email E --name N [--admin] [--password P]',
     summary: 'add a member',
-    about: 'Adds a member (an administrator with --admin). Written to the audit log. Refused while the workspace is read-only.',
+    about: `Adds a member (an administrator with --admin). Written to the audit log. Refused while the
+workspace is read-only.`,
     options: [
       ['--email E', 'their email address (they log in with it)'],
       ['--name N', 'their display name'],

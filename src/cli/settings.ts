@@ -1,4 +1,12 @@
-import { READ_ONLY_SWITCH, readSettings, setSwitch, switchAuditEntry, switchIsOn, WORKSPACE_SWITCHES, type WorkspaceSwitch } from '../core/settings.ts';
+import {
+  READ_ONLY_SWITCH,
+  readSettings,
+  setSwitch,
+  switchAuditEntry,
+  switchIsOn,
+  WORKSPACE_SWITCHES,
+  type WorkspaceSwitch,
+} from '../core/settings.ts';
 import { oneOf, parseOptions } from './args.ts';
 import { defineCommand } from './command.ts';
 import { UsageError } from './errors.ts';
@@ -49,6 +57,7 @@ export const settingsSet = defineCommand({
         kind: 'settings_changed',
         changes: [{ field: args.name, from: before, to: args.on }],
       });
-      return `switched ${LABELS[args.name]} ${state}${args.name === READ_ONLY_SWITCH ? READ_ONLY_EFFECT[state] : ''}`;
+      const effect = args.name === READ_ONLY_SWITCH ? READ_ONLY_EFFECT[state] : '';
+      return `switched ${LABELS[args.name]} ${state}${effect}`;
     }),
 });

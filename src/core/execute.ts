@@ -70,13 +70,14 @@ export function readTokenRefused(op: Operation, principal: Principal): ApiError 
  * request that cannot succeed is told why rather than what is wrong with its body.
  */
 export function admissionRefusal(op: Operation, principal: Principal): ApiError | null {
-  return moduleSwitchedOff(op, principal.settings) ?? workspaceReadOnly(op, principal.settings) ?? readTokenRefused(op, principal);
+  const { settings } = principal;
+  return moduleSwitchedOff(op, settings) ?? workspaceReadOnly(op, settings) ?? readTokenRefused(op, principal);
 }
 
 /**
  * Runs one operation for one principal, the same way for every door: module switch, read-only
- * workspace, token access, then the handler — in one transaction when it writes, so its history entry commits with it (a
- * write made of one statement is atomic alone and runs without one).
+ * workspace, token access, then the handler — in one transaction when it writes, so its history
+ * entry commits with it (a write made of one statement is atomic alone and runs without one).
  */
 export async function runOperation(
   runtime: Runtime,

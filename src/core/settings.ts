@@ -10,7 +10,8 @@ export type SettingSwitch = (typeof SETTING_SWITCHES)[number];
 /** The operator's switch (spec 5.6), turned only with the CLI: a read-only workspace refuses every change. */
 export const READ_ONLY_SWITCH = 'read_only';
 /** What every change is told in a read-only workspace, whichever way it came (API, pages, CLI). */
-export const READ_ONLY_MESSAGE = 'This workspace is read-only: its operator has stopped every change to it; everything can still be read';
+export const READ_ONLY_MESSAGE =
+  'This workspace is read-only: its operator has stopped every change to it; everything can still be read';
 /** Every switch the CLI's `settings set` turns. */
 export const WORKSPACE_SWITCHES = [...SETTING_SWITCHES, READ_ONLY_SWITCH] as const;
 export type WorkspaceSwitch = (typeof WORKSPACE_SWITCHES)[number];

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { databaseCommands } from '../../src/cli/database-commands.ts';
 import type { Operation } from '../../src/core/operation.ts';
-import { READ_ONLY_MESSAGE } from '../../src/core/settings.ts';
+import { READ_ONLY_MESSAGE, SETTING_SWITCHES } from '../../src/core/settings.ts';
 import { registry } from '../../src/modules/index.ts';
 import { buildToolset } from '../../src/surfaces/mcp/tools.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
@@ -21,7 +21,8 @@ import { Browser, exchange, formFields, me, obtainCode, refreshWith, registerCli
 // operation of the registry and of the spec's operation list, through both doors; the pages, the
 // workspace file and the CLI; and what keeps working (reads, logging in, OAuth, tokens).
 
-const SPEC_OPERATIONS = JSON.parse(fs.readFileSync(new URL('../fixtures/shared/spec/operations.json', import.meta.url), 'utf8')) as {
+const SPEC_LIST = new URL('../fixtures/shared/spec/operations.json', import.meta.url);
+const SPEC_OPERATIONS = JSON.parse(fs.readFileSync(SPEC_LIST, 'utf8')) as {
   operations: { method: string; path: string; read: boolean }[];
 };
 const ADMIN = { email: 'admin@example.com', password: 'atrium-demo' };
@@ -48,7 +49,7 @@ type Args = (ids: Ids) => Record<string, unknown>;
 const WRITES: [string, Args][] = [
   ['reorder_request_types', () => ({ project: 'HELP', order: ['report-problem', 'billing-question'] })],
   ['update_request_type', () => ({ project: 'HELP', request_type: 'billing-question', name: 'Billing questions' })],
-  ['create_request_type', () => ({ project: 'HELP', key: 'read-only-form', name: 'Read-only form', ticket_type: 'Question' })],
+  ['create_request_type', () => ({ project: 'HELP', key: 'read-only-form', name: 'A form', ticket_type: 'Question' })],
   ['retire_request_type', () => ({ project: 'HELP', request_type: 'status-page-report' })],
   ['create_ticket', () => ({ project: 'ATR', summary: 'Written while the workspace takes changes', type: 'Task' })],
   ['update_ticket', () => ({ key: 'ATR-7', summary: 'Operations guide for PostgreSQL, renamed' })],
@@ -64,10 +65,10 @@ const WRITES: [string, Args][] = [
   ['start_sprint', () => ({ board: 1, sprint: 'Sprint 15' })],
   ['delete_sprint', () => ({ board: 1, sprint: 'Sprint 16' })],
   ['create_page', () => ({ space: 'ENG', title: 'Written once changes are let in', body: 'Hello.' })],
-  ['update_page', (ids) => ({ space: 'ENG', page: 'onboarding', version: ids.onboardingVersion, body: 'Read [[architecture]] first.' })],
+  ['update_page', (ids) => ({ space: 'ENG', page: 'onboarding', version: ids.onboardingVersion, body: 'Read on.' })],
   ['move_page', () => ({ space: 'ENG', page: 'legacy-auth-notes', parent: 'architecture' })],
   ['archive_page', () => ({ space: 'ENG', page: 'sprint-14-review' })],
-  ['create_activity', () => ({ description: 'Review', start: '2026-11-19T09:00', duration: '1h', timezone: 'Europe/Amsterdam', project: 'ATR' })],
+  ['create_activity', () => ({ description: 'Review', start: '2026-11-19T09:00:00Z', duration: '1h', project: 'ATR' })],
   ['update_activity', (ids) => ({ id: ids.activityToEdit, description: 'Renamed review' })],
   ['delete_activity', (ids) => ({ id: ids.activityToDelete })],
   ['stop_activity', (ids) => ({ id: ids.runningActivity })],
@@ -130,7 +131,10 @@ function cli(command: string, ...argv: string[]): Promise<string> {
 
 /** Every table's content as one digest (tokens left out: a read stamps its token's last use). */
 async function digest(): Promise<string> {
-  const parts = tables.map((name) => sql`select ${name} as name, md5(coalesce(string_agg(md5(x::text), '' order by md5(x::text)), '')) as hash from ${sql.table(name)} x`);
+  const parts = tables.map(
+    (name) => sql`select ${name} as name, md5(coalesce(string_agg(md5(x::text), '' order by md5(x::text)), '')) as hash
+      from ${sql.table(name)} x`,
+  );
   const { rows } = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(service.db);
   return rows.map((r) => `${r.name}:${r.hash}`).join(',');
 }
@@ -142,7 +146,9 @@ function restRequest(op: Operation, args: Record<string, unknown>): { path: stri
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
   for (const [argument, value] of Object.entries(args)) {
-    const target = entry?.arguments.get(argument) ?? { part: route.includes(`:${argument}`) ? 'params' : op.method === 'GET' ? 'query' : 'body', name: argument };
+    // an operation without a tool (list_transitions) takes its arguments by their REST names
+    const part = route.includes(`:${argument}`) ? 'params' : op.method === 'GET' ? 'query' : 'body';
+    const target = entry?.arguments.get(argument) ?? { part, name: argument };
     if (target.part === 'params') route = route.replace(`:${target.name}`, encodeURIComponent(String(value)));
     else if (target.part === 'query') query.append(target.name, String(value));
     else body[target.name] = value;
@@ -156,7 +162,12 @@ function viaRest(op: Operation, args: Record<string, unknown>, token = writer, r
 }
 
 /** A tools/call answered 200; its result as the client sees it. */
-async function viaMcp(name: string, args: Record<string, unknown>, token = writer): Promise<{ isError: boolean; content: { text: string }[] }> {
+interface ToolResult {
+  isError: boolean;
+  content: { text: string }[];
+}
+
+async function viaMcp(name: string, args: Record<string, unknown>, token = writer): Promise<ToolResult> {
   const reply = await postMcp(service, rpc('tools/call', { name, arguments: args }), { token });
   expect(reply.status, reply.text).toBe(200);
   return reply.body.result;
@@ -171,11 +182,13 @@ async function arrange(): Promise<Ids> {
   const get = async (url: string) => (await service.request('GET', url, { token: writer })).body;
   const felix = (await get('/api/v1/contacts?q=Felix')).contacts[0].id as string;
   const globex = (await get('/api/v1/companies?q=Globex')).companies[0].id as string;
-  const activity = (description: string) => post('/api/v1/activities', { description, start: '2026-11-18T09:00', duration: '30m', timezone: 'Europe/Amsterdam' });
+  const activity = (description: string) =>
+    post('/api/v1/activities', { description, start: '2026-11-18T09:00', duration: '30m', timezone: 'UTC' });
   const activityToEdit = (await activity('To rename')).id as string;
   const activityToDelete = (await activity('To delete')).id as string;
   const runningActivity = (await post('/api/v1/activities', { description: 'Running' })).id as string;
-  const followUp = (await post('/api/v1/interactions', { kind: 'task', subject: 'Call Felix back', contact: felix, due_at: '2027-01-11T09:00:00Z' })).id as string;
+  const task = { kind: 'task', subject: 'Call Felix back', contact: felix, due_at: '2027-01-11T09:00:00Z' };
+  const followUp = (await post('/api/v1/interactions', task)).id as string;
   const onboardingVersion = (await get('/api/v1/knowledge/spaces/ENG/pages/onboarding')).version as number;
   return { felix, globex, activityToEdit, activityToDelete, runningActivity, followUp, onboardingVersion };
 }
@@ -197,13 +210,20 @@ describe('the tables cover every operation of the registry and of the spec', () 
   it('lists every write and every read once', () => {
     const named = [...WRITES, ...READS].map(([name]) => name);
     expect(new Set(named).size).toBe(named.length);
-    expect(WRITES.map(([name]) => name).sort()).toEqual(registry.operations.filter((op) => op.access === 'write').map((op) => op.name).sort());
-    expect(READS.map(([name]) => name).sort()).toEqual(registry.operations.filter((op) => op.access === 'read').map((op) => op.name).sort());
+    const names = (table: [string, Args][]) => table.map(([name]) => name).sort();
+    const registered = (access: string) =>
+      registry.operations
+        .filter((op) => op.access === access)
+        .map((op) => op.name)
+        .sort();
+    expect(names(WRITES)).toEqual(registered('write'));
+    expect(names(READS)).toEqual(registered('read'));
     // the spec names path parameters its own way (`{key}`); the registry, Fastify's (`:project`)
     const route = (method: string, path: string) => `${method} ${path.replace(/\{\w+\}|:\w+/g, '{}')}`;
     const access = new Map(registry.operations.map((op) => [route(op.method, op.path), op.access]));
     for (const spec of SPEC_OPERATIONS.operations) {
-      expect(access.get(route(spec.method, spec.path)), route(spec.method, spec.path)).toBe(spec.read ? 'read' : 'write');
+      const key = route(spec.method, spec.path);
+      expect(access.get(key), key).toBe(spec.read ? 'read' : 'write');
     }
   });
 });
@@ -215,7 +235,7 @@ describe('the operator switches the workspace read-only with the CLI', () => {
   });
 });
 
-describe('a read-only workspace refuses every change with 403 forbidden saying it is read-only, and changes nothing (spec 5.6)', () => {
+describe('a read-only workspace refuses every change with 403 saying so, and changes nothing (spec 5.6)', () => {
   let before: string;
   beforeAll(async () => {
     before = await digest();
@@ -250,15 +270,19 @@ describe('a read-only workspace refuses every change with 403 forbidden saying i
     const tickets = await service.request('GET', '/api/v1/tickets?project=ATR', { token: writer });
     expect(tickets.body.total).toBe(14);
     const sprints = await service.request('GET', '/api/v1/boards/1/sprints', { token: writer });
-    expect(sprints.body.sprints.map((s: { name: string; state: string }) => `${s.name} ${s.state}`)).toEqual(['Sprint 14 active', 'Sprint 15 future']);
+    const states = sprints.body.sprints.map((s: { name: string; state: string }) => `${s.name} ${s.state}`);
+    expect(states).toEqual(['Sprint 14 active', 'Sprint 15 future']);
   });
 
-  it('MCP still offers every tool it offered, write tools among them (the list changes only with a module or feature switch)', async () => {
+  // spec 9: the tool list changes only when an administrator switches a module or feature
+  it('MCP still initializes and lists every tool, the write tools among them', async () => {
     const listed = await postMcp(service, rpc('tools/list', {}), { token: writer });
     expect(listed.status).toBe(200);
     const names = listed.body.result.tools.map((t: { name: string }) => t.name);
     expect(names).toEqual(toolset.entries.map((e) => e.name));
-    const initialized = await postMcp(service, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'read-only-test', version: '1' } }), { token: writer });
+    const client = { name: 'test', version: '1' };
+    const initialize = rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: client });
+    const initialized = await postMcp(service, initialize, { token: writer });
     expect(initialized.status).toBe(200);
     expect(initialized.body.result.protocolVersion).toBe('2025-11-25');
   });
@@ -276,7 +300,7 @@ describe('reads keep working in a read-only workspace', () => {
 });
 
 describe('logging in, OAuth clients and tokens keep working in a read-only workspace, since reading needs them', () => {
-  it('registers a client, logs in, consents, exchanges and refreshes; the token reads and is refused a change', async () => {
+  it('registers a client, logs in, consents, exchanges, refreshes; the token reads and changes nothing', async () => {
     const browser = new Browser(service);
     expect((await browser.logIn(ADMIN.email, ADMIN.password)).status).toBe(303);
     const client = await registerClient(service);
@@ -286,7 +310,8 @@ describe('logging in, OAuth clients and tokens keep working in a read-only works
     const refreshed = await refreshWith(service, client, tokens.json.refresh_token);
     expect(refreshed.status, refreshed.text).toBe(200);
     expect((await me(service, refreshed.json.access_token)).status).toBe(200);
-    const change = await viaRest(operation('create_ticket'), { project: 'ATR', summary: 'Through OAuth' }, refreshed.json.access_token);
+    const token = refreshed.json.access_token as string;
+    const change = await viaRest(operation('create_ticket'), { project: 'ATR', summary: 'Through OAuth' }, token);
     expect(change.status).toBe(403);
     expect(change.body.error.message).toBe(READ_ONLY_MESSAGE);
   });
@@ -295,12 +320,13 @@ describe('logging in, OAuth clients and tokens keep working in a read-only works
     const browser = new Browser(service);
     await browser.logIn(ADMIN.email, ADMIN.password);
     const page = await browser.get('/agents');
-    const made = await browser.post('/agents/tokens', { ...formFields(page.text, '/agents/tokens'), name: 'made while read-only', access: 'write', lifetime: '30' });
+    const form = { ...formFields(page.text, '/agents/tokens'), name: 'page token', access: 'write', lifetime: '30' };
+    const made = await browser.post('/agents/tokens', form);
     expect(made.status, made.text).toBe(303);
     const secret = /id="new-token">([^<]+)</.exec((await browser.get('/agents')).text)?.[1];
     expect(secret).toBeDefined();
     expect((await me(service, secret!)).status).toBe(200);
-    const minted = await cli('token create', '--member', ADMIN.email, '--name', 'cli while read-only', '--access', 'read');
+    const minted = await cli('token create', '--member', ADMIN.email, '--name', 'cli token', '--access', 'read');
     expect((await me(service, minted.trim())).status).toBe(200);
   });
 });
@@ -325,22 +351,25 @@ describe('the pages refuse every form that changes the workspace while it is rea
   it('the email choice on the notifications page answers 403, and the choice stays', async () => {
     const page = await browser.get('/notifications');
     const wanted = /name="email" value="on" checked/.test(page.text);
-    const answer = await browser.post('/notifications/email', { ...formFields(page.text, '/notifications/email'), ...(wanted ? {} : { email: 'on' }) });
+    const form = { ...formFields(page.text, '/notifications/email'), ...(wanted ? {} : { email: 'on' }) };
+    const answer = await browser.post('/notifications/email', form);
     expect(answer.status).toBe(403);
     expect(answer.text).toMatch(READ_ONLY);
     expect(/name="email" value="on" checked/.test((await browser.get('/notifications')).text)).toBe(wanted);
   });
 
-  it("the administrator's settings page shows read-only on without a switch for it; saving the form leaves it on", async () => {
+  it("the administrator's settings page shows read-only on, offers no switch for it; saving leaves it on", async () => {
     const page = await browser.get('/admin/settings');
     expect(page.text).toMatch(/id="read-only">Read-only: <strong>on<\/strong>/);
     expect(page.text).not.toContain('name="read_only"');
-    const all = { rest_api: 'on', mcp: 'on', boards: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' };
+    const csrf = formFields(page.text, '/admin/settings');
+    const on = Object.fromEntries(SETTING_SWITCHES.map((name) => [name, 'on']));
+    const all: Record<string, string> = { ...csrf, ...on };
     // the doors and modules stay the administrator's to switch: they change no record
     const { mcp: _mcp, ...mcpOff } = all;
-    expect((await browser.post('/admin/settings', { ...formFields(page.text, '/admin/settings'), ...mcpOff })).status).toBe(303);
+    expect((await browser.post('/admin/settings', mcpOff)).status).toBe(303);
     expect((await postMcp(service, rpc('tools/list', {}), { token: writer })).status).toBe(403);
-    expect((await browser.post('/admin/settings', { ...formFields(page.text, '/admin/settings'), ...all })).status).toBe(303);
+    expect((await browser.post('/admin/settings', all)).status).toBe(303);
     expect((await postMcp(service, rpc('tools/list', {}), { token: writer })).status).toBe(200);
     expect((await browser.get('/admin/settings')).text).toMatch(/Read-only: <strong>on<\/strong>/);
     expect((await viaRest(operation('create_ticket'), { project: 'ATR', summary: 'x' })).status).toBe(403);
@@ -356,13 +385,16 @@ describe('the workspace file and the CLI commands that change the workspace are 
 
   it('workspace apply is refused and applies nothing', async () => {
     const before = await digest();
-    await expect(cli('workspace apply', file)).rejects.toThrow(/^workspace apply: the workspace is read-only, so nothing was changed; "atrium settings set read_only off"/);
+    const refused = cli('workspace apply', file);
+    await expect(refused).rejects.toThrow(/^workspace apply: the workspace is read-only, so nothing was changed; /);
+    await expect(refused).rejects.toThrow(/"atrium settings set read_only off" lets changes in again$/);
     expect(await digest()).toBe(before);
   });
 
   it('member add is refused and adds nobody', async () => {
     const before = await digest();
-    await expect(cli('member add', '--email', 'sid@example.com', '--name', 'Sid')).rejects.toThrow(/^member add: the workspace is read-only/);
+    const added = cli('member add', '--email', 'sid@example.com', '--name', 'Sid');
+    await expect(added).rejects.toThrow(/^member add: the workspace is read-only/);
     expect(await digest()).toBe(before);
     expect(await cli('member list')).not.toContain('sid@example.com');
   });
@@ -370,7 +402,8 @@ describe('the workspace file and the CLI commands that change the workspace are 
 
 describe('switching read-only off restores every change', () => {
   beforeAll(async () => {
-    expect(await cli('settings set', 'read_only', 'off')).toBe('switched read-only off: the workspace takes changes again');
+    const said = await cli('settings set', 'read_only', 'off');
+    expect(said).toBe('switched read-only off: the workspace takes changes again');
   });
 
   it.each(WRITES)('%s succeeds with the arguments refused before', async (name, args) => {
@@ -411,7 +444,7 @@ describe('each turn of the switch is in the audit log, made by the atrium CLI', 
 });
 
 // Runs in the PostgreSQL pass: PGlite is one process by design.
-describe.runIf(postgresServerUrl() !== null)('a switch turned on one node takes effect on every node at its next request', () => {
+describe.runIf(postgresServerUrl() !== null)('the switch takes effect on every node at its next request', () => {
   let second: FastifyInstance;
   let secondDatabase: Database;
 
@@ -429,7 +462,12 @@ describe.runIf(postgresServerUrl() !== null)('a switch turned on one node takes 
   });
 
   const comment = (body: string) =>
-    second.inject({ method: 'POST', url: '/api/v1/tickets/ATR-9/comments', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, payload: JSON.stringify({ body }) });
+    second.inject({
+      method: 'POST',
+      url: '/api/v1/tickets/ATR-9/comments',
+      headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ body }),
+    });
 
   it('the other node, holding the token, refuses a change at once and takes it again once switched off', async () => {
     expect((await comment('Before the switch')).statusCode).toBe(201);

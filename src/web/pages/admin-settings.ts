@@ -3,9 +3,9 @@ import { writeAudit } from '../../core/audit.ts';
 import {
   MODULE_LABELS,
   MODULE_SWITCHES,
+  READ_ONLY_MESSAGE,
   readSettings,
   setSwitch,
-  READ_ONLY_MESSAGE,
   SETTING_SWITCHES,
   switchAuditEntry,
   switchIsOn,
@@ -13,7 +13,7 @@ import {
   type SwitchableModule,
   type WorkspaceSettings,
 } from '../../core/settings.ts';
-import { html } from '../html.ts';
+import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { builtModules } from '../module-availability.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
@@ -28,10 +28,12 @@ const LABELS: Record<SettingSwitch, string> = {
 };
 
 /** The operator's switch, shown and never turned here: only `atrium settings set read_only` turns it (spec 5.6). */
-function readOnlyLine(settings: WorkspaceSettings) {
-  return html`<p id="read-only">Read-only: <strong>${settings.readOnly ? 'on' : 'off'}</strong>${
-    settings.readOnly ? html` <span class="error">${READ_ONLY_MESSAGE}.</span>` : ''
-  } <span class="muted">Set by the operator with the command line (atrium settings set read_only on|off), not here.</span></p>`;
+function readOnlyLine(settings: WorkspaceSettings): Html {
+  const state = settings.readOnly
+    ? html`<strong>on</strong> <span class="error">${READ_ONLY_MESSAGE}.</span>`
+    : html`<strong>off</strong>`;
+  return html`<p id="read-only">Read-only: ${state}
+<span class="muted">Only the operator turns it, with the command line (atrium settings set read_only).</span></p>`;
 }
 
 /** The ways in are always there; a module's switch only once the module is built. */
@@ -55,7 +57,8 @@ ${readOnlyLine(settings)}
 <form method="post" action="/admin/settings"><input type="hidden" name="csrf" value="${csrf}">
 ${SETTING_SWITCHES.map((name) =>
   offered(name, built)
-    ? html`<label><input type="checkbox" name="${name}" value="on"${switchIsOn(settings, name) ? html` checked` : ''}> ${LABELS[name]}</label>`
+    ? html`<label><input type="checkbox" name="${name}" value="on"${switchIsOn(settings, name) ? html` checked` : ''}>
+${LABELS[name]}</label>`
     : html`<p class="unavailable" data-switch="${name}">${LABELS[name]}: <span class="muted">not available yet</span></p>`,
 )}
 <button type="submit">Save</button>${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</form></div>`;
