@@ -1,6 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
+import { readSettings } from '../core/settings.ts';
 import type { DB } from '../storage/schema.ts';
+import { CommandError } from './errors.ts';
 
 /** What opening the database did before a command ran in this process; null behind the socket. */
 export interface Opening {
@@ -36,6 +38,12 @@ export interface DatabaseCommand {
 export interface CommandSpec<A> {
   name: string;
   createsWorkspace?: boolean;
+  /**
+   * Changes what the workspace holds (members, structure, the workspace file): refused while the
+   * operator has made it read-only. Operator commands (settings, migrate, backup) and those that
+   * only let members in or take access away (passwords, tokens, deactivation) keep working.
+   */
+  changesWorkspace?: boolean;
   parse(argv: readonly string[]): A;
   complete?(argv: readonly string[], args: A): Promise<string[]>;
   run(db: Kysely<DB>, args: A, context: CommandContext): Promise<string>;
@@ -49,8 +57,13 @@ export function defineCommand<A>(spec: CommandSpec<A>): DatabaseCommand {
       const args = spec.parse(argv);
       return spec.complete ? spec.complete(argv, args) : [...argv];
     },
-    execute(db, argv, context) {
-      return spec.run(db, spec.parse(argv), context);
+    async execute(db, argv, context) {
+      const args = spec.parse(argv);
+      if (spec.changesWorkspace && (await readSettings(db)).readOnly) {
+        const how = '"atrium settings set read_only off" lets changes in again';
+        throw new CommandError(`${spec.name}: the workspace is read-only, so nothing was changed; ${how}`);
+      }
+      return spec.run(db, args, context);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_TOKEN_LIFETIME } from '../auth/personal-tokens.ts';
-import { SETTING_SWITCHES } from '../core/settings.ts';
+import { WORKSPACE_SWITCHES } from '../core/settings.ts';
 import { UsageError } from './errors.ts';
 
 interface CommandHelp {
@@ -39,13 +39,15 @@ it (with the demo unless ATRIUM_DEMO=off), as serve would. No other command crea
     usage: 'FILE',
     summary: 'apply a workspace file (YAML)',
     about: `Applies a workspace file: members, groups, roles, workflows, projects… Idempotent and atomic:
-a mistake names its place in the file and nothing is applied. Written to the audit log.`,
+a mistake names its place in the file and nothing is applied. Written to the audit log. Refused
+while the workspace is read-only.`,
   },
   {
     name: 'member add',
     usage: '--email E --name N [--admin] [--password P]',
     summary: 'add a member',
-    about: 'Adds a member (an administrator with --admin). Written to the audit log.',
+    about: `Adds a member (an administrator with --admin). Written to the audit log. Refused while the
+workspace is read-only.`,
     options: [
       ['--email E', 'their email address (they log in with it)'],
       ['--name N', 'their display name'],
@@ -104,9 +106,12 @@ expires (times in UTC). A token's secret is shown only once, when it is made, an
   },
   {
     name: 'settings set',
-    usage: `<${SETTING_SWITCHES.join('|')}> on|off`,
-    summary: 'switch the REST API, the MCP server or a module',
-    about: 'Switches the REST API, the MCP server or a module; a running server obeys from its next request. Written to the audit log.',
+    usage: `<${WORKSPACE_SWITCHES.join('|')}> on|off`,
+    summary: 'switch the REST API, the MCP server, a module, or the workspace read-only',
+    about: `Switches the REST API, the MCP server or a module; or, with read_only, makes the whole workspace
+read-only: every change through the API, MCP, the pages, workspace apply and member add is refused
+with 403, while reading, logging in and tokens keep working. A running server obeys from its next
+request, on every node. Written to the audit log.`,
   },
   {
     name: 'backup',

@@ -25,6 +25,7 @@ function memberTarget(name: string, email: string | null): string {
 
 export const memberAdd = defineCommand({
   name: 'member add',
+  changesWorkspace: true,
   parse(argv) {
     const { values } = parseOptions('member add', argv, {
       email: { type: 'string' },

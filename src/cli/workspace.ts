@@ -29,6 +29,7 @@ function describeReport(report: ApplyReport): string {
 
 export const workspaceApply = defineCommand({
   name: 'workspace apply',
+  changesWorkspace: true,
   parse(argv) {
     const { positionals } = parseOptions('workspace apply', argv, {}, 1);
     const file = positionals[0];

@@ -6,7 +6,7 @@ import type { Hooks } from './hooks.ts';
 import { writeAlone, type Actor, type Agent, type Context, type Door, type Log, type PendingTokenCheck, type RowWrite } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
-import { MODULE_HOSTS, MODULE_LABELS, type WorkspaceSettings } from './settings.ts';
+import { MODULE_HOSTS, MODULE_LABELS, READ_ONLY_MESSAGE, type WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
 import { writesQueued, type RowQueue } from './row-queue.ts';
 
@@ -51,6 +51,11 @@ export function moduleSwitchedOff(op: Operation, settings: WorkspaceSettings): A
   return null;
 }
 
+/** A change in a workspace its operator made read-only: refused whoever asks (spec 5.6). */
+export function workspaceReadOnly(op: Operation, settings: WorkspaceSettings): ApiError | null {
+  return op.access === 'write' && settings.readOnly ? new ApiError('forbidden', READ_ONLY_MESSAGE) : null;
+}
+
 /** A read token on a change: refused whatever the request holds (spec 4: "refuses every change"). */
 export function readTokenRefused(op: Operation, principal: Principal): ApiError | null {
   if (op.access === 'write' && principal.agent.access !== 'write') {
@@ -60,18 +65,19 @@ export function readTokenRefused(op: Operation, principal: Principal): ApiError 
 }
 
 /**
- * Why this principal can never run this operation, whatever its input: the module is off, or the
- * token reads only. Doors check it before validating input, so a request that cannot succeed is
- * told why rather than what is wrong with its body.
+ * Why this principal can never run this operation, whatever its input: the module is off, the
+ * workspace is read-only, or the token reads only. Doors check it before validating input, so a
+ * request that cannot succeed is told why rather than what is wrong with its body.
  */
 export function admissionRefusal(op: Operation, principal: Principal): ApiError | null {
-  return moduleSwitchedOff(op, principal.settings) ?? readTokenRefused(op, principal);
+  const { settings } = principal;
+  return moduleSwitchedOff(op, settings) ?? workspaceReadOnly(op, settings) ?? readTokenRefused(op, principal);
 }
 
 /**
- * Runs one operation for one principal, the same way for every door: module switch, token access,
- * then the handler — in one transaction when it writes, so its history entry commits with it (a
- * write made of one statement is atomic alone and runs without one).
+ * Runs one operation for one principal, the same way for every door: module switch, read-only
+ * workspace, token access, then the handler — in one transaction when it writes, so its history
+ * entry commits with it (a write made of one statement is atomic alone and runs without one).
  */
 export async function runOperation(
   runtime: Runtime,

@@ -4,8 +4,17 @@ import type { AuditEntry } from './audit.ts';
 
 export const MODULE_SWITCHES = ['boards', 'sprints', 'helpdesk', 'knowledge', 'time', 'crm'] as const;
 export type SwitchableModule = (typeof MODULE_SWITCHES)[number];
+/** The administrator's switches: the doors and the modules (the settings page and the CLI). */
 export const SETTING_SWITCHES = ['rest_api', 'mcp', ...MODULE_SWITCHES] as const;
 export type SettingSwitch = (typeof SETTING_SWITCHES)[number];
+/** The operator's switch (spec 5.6), turned only with the CLI: a read-only workspace refuses every change. */
+export const READ_ONLY_SWITCH = 'read_only';
+/** What every change is told in a read-only workspace, whichever way it came (API, pages, CLI). */
+export const READ_ONLY_MESSAGE =
+  'This workspace is read-only: its operator has stopped every change to it; everything can still be read';
+/** Every switch the CLI's `settings set` turns. */
+export const WORKSPACE_SWITCHES = [...SETTING_SWITCHES, READ_ONLY_SWITCH] as const;
+export type WorkspaceSwitch = (typeof WORKSPACE_SWITCHES)[number];
 
 export const MODULE_LABELS: Record<SwitchableModule, string> = {
   boards: 'boards',
@@ -24,6 +33,8 @@ export interface WorkspaceSettings {
   restApi: boolean;
   mcp: boolean;
   modules: Record<SwitchableModule, boolean>;
+  /** Made read-only by the operator: every change is refused (spec 5.6). */
+  readOnly: boolean;
   defaultPriority: string | null;
   configVersion: number;
 }
@@ -38,6 +49,7 @@ export const settingsColumns = [
   'module_knowledge',
   'module_time',
   'module_crm',
+  'read_only',
   'default_priority',
   'config_version',
 ] as const;
@@ -57,31 +69,40 @@ export function settingsFromRow(row: SettingsRow): WorkspaceSettings {
       time: row.module_time,
       crm: row.module_crm,
     },
+    readOnly: row.read_only,
     defaultPriority: row.default_priority,
     configVersion: Number(row.config_version),
   };
 }
-
 
 export async function readSettings(db: Kysely<DB>): Promise<WorkspaceSettings> {
   const row = await db.selectFrom('workspace_settings').select(settingsColumns).where('id', '=', 1).executeTakeFirstOrThrow();
   return settingsFromRow(row);
 }
 
-export function switchColumn(name: SettingSwitch) {
-  return (name === 'rest_api' || name === 'mcp' ? name : `module_${name}`) as
+export function switchColumn(name: WorkspaceSwitch) {
+  return (name === 'rest_api' || name === 'mcp' || name === READ_ONLY_SWITCH ? name : `module_${name}`) as
     | 'rest_api'
     | 'mcp'
+    | typeof READ_ONLY_SWITCH
     | `module_${SwitchableModule}`;
 }
 
+/** Whether a switch is on in these settings. */
+export function switchIsOn(settings: WorkspaceSettings, name: WorkspaceSwitch): boolean {
+  if (name === 'rest_api') return settings.restApi;
+  if (name === 'mcp') return settings.mcp;
+  if (name === READ_ONLY_SWITCH) return settings.readOnly;
+  return settings.modules[name];
+}
+
 /** A switch change as the workspace audit log records it. */
-export function switchAuditEntry(name: SettingSwitch, on: boolean): AuditEntry {
+export function switchAuditEntry(name: WorkspaceSwitch, on: boolean): AuditEntry {
   return { action: 'setting.changed', targetType: 'setting', targetId: null, target: `workspace setting ${name}`, changes: [{ field: name, from: !on, to: on }] };
 }
 
 /** Turns one switch; bumps config_version so every process sees the change on its next request. */
-export async function setSwitch(db: Kysely<DB>, name: SettingSwitch, on: boolean): Promise<void> {
+export async function setSwitch(db: Kysely<DB>, name: WorkspaceSwitch, on: boolean): Promise<void> {
   await db
     .updateTable('workspace_settings')
     .set((eb) => ({

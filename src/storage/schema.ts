@@ -18,6 +18,8 @@ export interface WorkspaceSettingsTable {
   module_time: Generated<boolean>;
   module_crm: Generated<boolean>;
   default_priority: string | null;
+  /** The operator's switch: every change refused (spec 5.6; migration 0030). */
+  read_only: Generated<boolean>;
   config_version: ColumnType<number, number | undefined, number>;
   updated_at: Generated<string>;
 }

@@ -139,8 +139,9 @@ export async function runChecked<T>(
 
 /**
  * The refusals no input can change, for one operation, before its input is validated: the
- * module is switched off (403 `feature_disabled`), or a read token asks for a change (403
- * `forbidden`, spec 4: "refuses every change"). The same for both doors.
+ * module is switched off (403 `feature_disabled`), or a change is asked of a workspace its
+ * operator made read-only (403 `forbidden`, spec 5.6) or with a read token (403 `forbidden`,
+ * spec 4: "refuses every change"). The same for both doors.
  */
 export function admitOperation(op: Operation, principal: Principal): void {
   const refused = admissionRefusal(op, principal);

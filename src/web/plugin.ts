@@ -17,6 +17,7 @@ import { loginRoutes } from './pages/login.ts';
 import { notificationRoutes } from './pages/notifications.ts';
 import { personRoutes } from './pages/person.ts';
 import { projectRoutes } from './pages/project.ts';
+import { refuseFormsWhileReadOnly } from './read-only.ts';
 import { addPageHeaders } from './security-headers.ts';
 import type { PagesDeps } from './session.ts';
 
@@ -25,6 +26,7 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   await app.register(cookie);
   await app.register(formbody);
   addPageHeaders(app);
+  refuseFormsWhileReadOnly(app, deps);
   app.setErrorHandler(errorHandler);
   const icon = (_request: unknown, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
   app.get('/favicon.svg', icon);

@@ -25,6 +25,7 @@ import * as contactTotals from './0026-contact-totals.ts';
 import * as commentsJoined from './0027-comments-joined.ts';
 import * as ticketAsRead from './0028-ticket-as-read.ts';
 import * as documentsInPlpgsql from './0029-documents-in-plpgsql.ts';
+import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0027-comments-joined': commentsJoined,
   '0028-ticket-as-read': ticketAsRead,
   '0029-documents-in-plpgsql': documentsInPlpgsql,
+  '0030-read-only-workspace': readOnlyWorkspace,
 };

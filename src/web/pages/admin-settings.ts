@@ -3,15 +3,17 @@ import { writeAudit } from '../../core/audit.ts';
 import {
   MODULE_LABELS,
   MODULE_SWITCHES,
+  READ_ONLY_MESSAGE,
   readSettings,
   setSwitch,
   SETTING_SWITCHES,
   switchAuditEntry,
+  switchIsOn,
   type SettingSwitch,
   type SwitchableModule,
   type WorkspaceSettings,
 } from '../../core/settings.ts';
-import { html } from '../html.ts';
+import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { builtModules } from '../module-availability.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
@@ -25,10 +27,13 @@ const LABELS: Record<SettingSwitch, string> = {
   ...(Object.fromEntries(MODULE_SWITCHES.map((m) => [m, `Module: ${MODULE_LABELS[m]}`])) as Record<(typeof MODULE_SWITCHES)[number], string>),
 };
 
-function isOn(settings: WorkspaceSettings, name: SettingSwitch): boolean {
-  if (name === 'rest_api') return settings.restApi;
-  if (name === 'mcp') return settings.mcp;
-  return settings.modules[name];
+/** The operator's switch, shown and never turned here: only `atrium settings set read_only` turns it (spec 5.6). */
+function readOnlyLine(settings: WorkspaceSettings): Html {
+  const state = settings.readOnly
+    ? html`<strong>on</strong> <span class="error">${READ_ONLY_MESSAGE}.</span>`
+    : html`<strong>off</strong>`;
+  return html`<p id="read-only">Read-only: ${state}
+<span class="muted">Only the operator turns it, with the command line (atrium settings set read_only).</span></p>`;
 }
 
 /** The ways in are always there; a module's switch only once the module is built. */
@@ -48,10 +53,12 @@ export function adminSettingsRoutes(app: FastifyInstance, deps: WebDeps): void {
     const csrf = csrfToken(session.cookie, 'settings');
     const body = html`<div class="card"><h1>Workspace settings</h1>
 <p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>
+${readOnlyLine(settings)}
 <form method="post" action="/admin/settings"><input type="hidden" name="csrf" value="${csrf}">
 ${SETTING_SWITCHES.map((name) =>
   offered(name, built)
-    ? html`<label><input type="checkbox" name="${name}" value="on"${isOn(settings, name) ? html` checked` : ''}> ${LABELS[name]}</label>`
+    ? html`<label><input type="checkbox" name="${name}" value="on"${switchIsOn(settings, name) ? html` checked` : ''}>
+${LABELS[name]}</label>`
     : html`<p class="unavailable" data-switch="${name}">${LABELS[name]}: <span class="muted">not available yet</span></p>`,
 )}
 <button type="submit">Save</button>${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</form></div>`;
@@ -73,7 +80,7 @@ ${SETTING_SWITCHES.map((name) =>
         // a module not built yet has no checkbox: its absence from the form is not a choice
         if (!offered(name, built)) continue;
         const wanted = form[name] === 'on';
-        if (wanted === isOn(settings, name)) continue;
+        if (wanted === switchIsOn(settings, name)) continue;
         await setSwitch(trx, name, wanted);
         // the administrator in person: no token or application stands between
         await writeAudit(trx, { actorId: session.memberId, via: null }, switchAuditEntry(name, wanted));
