@@ -82,7 +82,7 @@ export interface Operation {
   params: TObject;
   query: TObject;
   body: TObject | null;
-  /** The largest request it takes, in bytes (core/request-size.ts): at least enough for any input its schemas accept. */
+  /** The largest request it takes, in bytes (core/request-size.ts): enough for any input its schemas accept. */
   requestLimit: number;
   toolArgs: Record<string, string>;
   response: TSchema;

@@ -49,10 +49,13 @@ export function longestJson(schema: Bounds): number {
     case 'string':
       return schema.maxLength === undefined ? Infinity : 2 + BYTES_PER_CHARACTER * schema.maxLength;
     case 'array':
-      return schema.maxItems === undefined || !schema.items ? Infinity : 2 + schema.maxItems * (longestJson(schema.items) + 1);
+      if (schema.maxItems === undefined || !schema.items) return Infinity;
+      return 2 + schema.maxItems * (longestJson(schema.items) + 1);
     case 'object': {
       let bytes = 2;
-      for (const [key, value] of Object.entries(schema.properties ?? {})) bytes += escapedBytes(key) + 1 + longestJson(value) + 1;
+      for (const [key, value] of Object.entries(schema.properties ?? {})) {
+        bytes += escapedBytes(key) + 1 + longestJson(value) + 1;
+      }
       return bytes;
     }
     default:

@@ -23,7 +23,10 @@ export const MODULE_HOSTS: Partial<Record<SwitchableModule, SwitchableModule>> =
 export function moduleOffReason(module: SwitchableModule, settings: WorkspaceSettings): string | null {
   if (!settings.modules[module]) return `The ${MODULE_LABELS[module]} module is switched off in this workspace`;
   const host = MODULE_HOSTS[module];
-  if (host && !settings.modules[host]) return `The ${MODULE_LABELS[host]} module is switched off in this workspace, and ${MODULE_LABELS[module]} live on it`;
+  if (host && !settings.modules[host]) {
+    const off = `The ${MODULE_LABELS[host]} module is switched off in this workspace`;
+    return `${off}, and ${MODULE_LABELS[module]} live on it`;
+  }
   return null;
 }
 

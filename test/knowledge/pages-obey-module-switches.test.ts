@@ -38,7 +38,7 @@ async function turn(module: SwitchableModule, on: boolean): Promise<void> {
   expect((await ada.post('/admin/settings', { ...fields, ...all, [module]: on ? 'on' : '' })).status).toBe(303);
 }
 
-describe('1 a page of a switched-off module refuses as the module’s operations do: 403 saying the module is off', () => {
+describe('1 a page of a switched-off module refuses as its operations do: 403 saying the module is off', () => {
   it('the knowledge trash neither lists nor restores deleted pages while the knowledge base is off', async () => {
     await call(t.lee, 'POST', '/spaces/ENG/pages', { title: 'Old notes', body: 'Kept for a while.' });
     const deleted = await call(t.lee, 'DELETE', '/spaces/ENG/pages/old-notes');

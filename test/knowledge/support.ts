@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { FIXTURES, startTestService, type Reply, type TestService } from '../helpers/service.ts';
 
+export interface Knowledge {
+  service: TestService;
+  t: KnowledgeTokens;
+}
+
 export interface KnowledgeTokens {
   ada: string;
   lee: string;
@@ -10,14 +15,14 @@ export interface KnowledgeTokens {
   leeRead: string;
 }
 
-/** The knowledge fixture, with more spaces (YAML list entries) after its own and more top-level sections after those. */
+/** The knowledge fixture, with more spaces (YAML list entries) after its own, and more top-level sections. */
 export function knowledgeWorkspace(moreSpaces = '', moreSections = ''): string {
   const text = fs.readFileSync(new URL('knowledge-workspace.yaml', FIXTURES), 'utf8');
-  if (!/\nspaces:\n(?:  .*\n|\s*\n)*$/.test(text)) throw new Error('the knowledge fixture no longer ends with its spaces');
+  if (!/\nspaces:\n(?:  .*\n|\s*\n)*$/.test(text)) throw new Error('the knowledge fixture no longer ends with spaces');
   return `${text}${moreSpaces}${moreSections}`;
 }
 
-export async function startKnowledge(workspace = 'knowledge-workspace.yaml'): Promise<{ service: TestService; t: KnowledgeTokens }> {
+export async function startKnowledge(workspace = 'knowledge-workspace.yaml'): Promise<Knowledge> {
   const service = await startTestService({ workspace });
   const t: KnowledgeTokens = {
     ada: await service.token('ada@example.com', 'write'),

@@ -47,7 +47,8 @@ export async function pageTree(ctx: Context, spaceKey: string): Promise<PageTree
         walk(page.id, parent, depth);
         continue;
       }
-      pages.push({ id: page.id, slug: page.slug, title: page.title, kind: page.kind as 'page' | 'folder', parent, depth });
+      const kind = page.kind as 'page' | 'folder';
+      pages.push({ id: page.id, slug: page.slug, title: page.title, kind, parent, depth });
       walk(page.id, page.slug, depth + 1);
     }
   };

@@ -93,7 +93,8 @@ export function visiblePage(ctx: Context, view: SpaceView, ref: string): PageNod
  */
 export function shownAncestors(ctx: Context, view: SpaceView, page: PageNode): PageNode[] {
   const above: PageNode[] = [];
-  for (let at = page.parent_id ? view.byId.get(page.parent_id) : undefined, steps = 0; at && steps < 1000; at = at.parent_id ? view.byId.get(at.parent_id) : undefined, steps += 1) {
+  const parentOf = (at: PageNode) => (at.parent_id ? view.byId.get(at.parent_id) : undefined);
+  for (let at = parentOf(page), steps = 0; at && steps < 1000; at = parentOf(at), steps += 1) {
     if (canSee(ctx, view, at)) above.unshift(at);
   }
   return above;

@@ -25,7 +25,8 @@ function requireAllBeneath(ctx: Context, view: SpaceView, page: PageNode, doing:
   const beneath = subtree(view, page.id).filter((p) => p.id !== page.id && p.archived_at === null);
   if (beneath.every((p) => canSee(ctx, view, p) && !view.editBlocked.has(p.id))) return;
   const taking = doing === 'move' ? 'moving it would move them' : 'deleting it would delete them';
-  throw forbidden(`You may not ${doing} page ${page.slug}: pages beneath it are ones you may not change, and ${taking} too`);
+  const why = `pages beneath it are ones you may not change, and ${taking} too`;
+  throw forbidden(`You may not ${doing} page ${page.slug}: ${why}`);
 }
 
 /** A page named in a body (`parent`, `before`, `after`): one the member can see in the space, else 422. */

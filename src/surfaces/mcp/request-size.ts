@@ -15,7 +15,7 @@ function messageLimit(message: unknown, toolset: Toolset): number {
   return toolset.byName.get(params.name)?.op.requestLimit ?? BODY_LIMIT;
 }
 
-/** How large a body may be for what it asks, as its REST operation: the tool's limit (a batch: its largest); 1 MiB for anything else. */
+/** How large a body may be for what it asks: its tool's limit (a batch: its largest); 1 MiB for anything else. */
 export function requestLimitFor(body: unknown, toolset: Toolset): number {
   if (!Array.isArray(body)) return messageLimit(body, toolset);
   let limit = BODY_LIMIT;
@@ -23,7 +23,7 @@ export function requestLimitFor(body: unknown, toolset: Toolset): number {
   return limit;
 }
 
-/** Whether a body's UTF-8 is longer than the limit; counted only when it may be (a UTF-16 unit takes at most 3 bytes). */
+/** Whether a body's UTF-8 is longer than the limit; counted only when it may be (a UTF-16 unit is at most 3 bytes). */
 export function longerThan(text: unknown, limit: number): boolean {
   return typeof text === 'string' && text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit;
 }

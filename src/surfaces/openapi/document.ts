@@ -65,7 +65,8 @@ function parameters(op: Operation, components: Map<string, unknown>) {
 /** When an operation answers a code; an operation taking more than 1 MiB says how much. */
 function when(op: Operation, code: ErrorCode): string {
   if (code !== 'payload_too_large' || op.requestLimit === BODY_LIMIT) return errorCatalogue[code].when;
-  return `the request body is larger than this operation accepts (${sizeText(op.requestLimit)}: room for its longest input however it is encoded)`;
+  const limit = sizeText(op.requestLimit);
+  return `the request body is larger than this operation takes (${limit}: room for its longest input, however encoded)`;
 }
 
 function errorResponses(op: Operation, components: Map<string, unknown>) {

@@ -7,7 +7,7 @@ import { describeValidationError } from '../../core/validation.ts';
 import { logErrorCode } from '../request-log.ts';
 
 /** Fastify's own failures (parsing, limits) in the spec's terms. */
-function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | null {
+function fromFastify(error: FastifyError, route: { bodyLimit?: number }): ApiError | null {
   if (error.validation) {
     return new ApiError('invalid', describeValidationError(error.validation as never));
   }
@@ -17,8 +17,10 @@ function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | n
       return new ApiError('invalid', '/: the body must be JSON sent with Content-Type: application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('invalid', '/: the body is empty; send a JSON object');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', `The request body is larger than ${sizeText(request.routeOptions.bodyLimit ?? BODY_LIMIT)}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      const limit = sizeText(route.bodyLimit ?? BODY_LIMIT);
+      return new ApiError('payload_too_large', `The request body is larger than ${limit}`);
+    }
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid', '/: the body is not valid JSON');
   }
@@ -33,7 +35,8 @@ function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | n
  * its stack and answered as a bare 500 carrying the request id (never SQL or a stack).
  */
 export function sendApiError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = error instanceof ApiError ? error : (fromDatabase(error) ?? fromFastify(error as FastifyError, request));
+  const route = request.routeOptions;
+  const known = error instanceof ApiError ? error : (fromDatabase(error) ?? fromFastify(error as FastifyError, route));
   if (known) {
     logErrorCode(request, known.code);
     for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);
