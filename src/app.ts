@@ -5,6 +5,7 @@ import type { Config } from './config/config.ts';
 import type { Runtime } from './core/execute.ts';
 import { StructureStore } from './core/structure-cache.ts';
 import { RowQueue } from './core/row-queue.ts';
+import { BODY_LIMIT } from './core/request-size.ts';
 import { hooks, registry as defaultRegistry } from './modules/index.ts';
 import type { Registry } from './core/registry.ts';
 import type { SerializerMode } from './core/serialization.ts';
@@ -40,7 +41,7 @@ export interface AppOptions {
   serializers?: SerializerMode;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+export { BODY_LIMIT } from './core/request-size.ts';
 
 /** The whole service as a Fastify instance; it never listens (main.ts and tests decide). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -6,7 +6,7 @@ import type { Hooks } from './hooks.ts';
 import { writeAlone, type Actor, type Agent, type Context, type Door, type Log, type PendingTokenCheck, type RowWrite } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { Operation } from './operation.ts';
-import { MODULE_HOSTS, MODULE_LABELS, READ_ONLY_MESSAGE, type WorkspaceSettings } from './settings.ts';
+import { moduleOffReason, READ_ONLY_MESSAGE, type WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
 import { writesQueued, type RowQueue } from './row-queue.ts';
 
@@ -41,14 +41,8 @@ export interface Call {
 /** The module switch of an operation, or null when it is on (or the operation has none). */
 export function moduleSwitchedOff(op: Operation, settings: WorkspaceSettings): ApiError | null {
   if (op.module === 'core' || op.module === 'tickets') return null;
-  if (!settings.modules[op.module]) {
-    return new ApiError('feature_disabled', `The ${MODULE_LABELS[op.module]} module is switched off in this workspace`);
-  }
-  const host = MODULE_HOSTS[op.module];
-  if (host && !settings.modules[host]) {
-    return new ApiError('feature_disabled', `The ${MODULE_LABELS[host]} module is switched off in this workspace, and ${MODULE_LABELS[op.module]} live on it`);
-  }
-  return null;
+  const reason = moduleOffReason(op.module, settings);
+  return reason === null ? null : new ApiError('feature_disabled', reason);
 }
 
 /** A change in a workspace its operator made read-only: refused whoever asks (spec 5.6). */

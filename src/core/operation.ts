@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Access } from '../policy/ability.ts';
 import type { Context } from './context.ts';
 import type { ErrorCode } from './errors.ts';
+import { requestLimitOf } from './request-size.ts';
 import type { SwitchableModule } from './settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -81,6 +82,8 @@ export interface Operation {
   params: TObject;
   query: TObject;
   body: TObject | null;
+  /** The largest request it takes, in bytes (core/request-size.ts): enough for any input its schemas accept. */
+  requestLimit: number;
   toolArgs: Record<string, string>;
   response: TSchema;
   /** Its answers are written by JSON.stringify as built (core/serialization.ts); the schema's serializer otherwise. */
@@ -97,6 +100,9 @@ export function defineOperation<
   R extends TSchema = TSchema,
 >(definition: OperationDefinition<P, Q, B, R>): Operation {
   const hasBody = definition.method !== 'GET';
+  const params = definition.params ?? NoInput;
+  const query = definition.query ?? NoInput;
+  const body = hasBody ? (definition.body ?? NoInput) : null;
   return {
     name: definition.name,
     tool: definition.tool,
@@ -111,9 +117,11 @@ export function defineOperation<
     idempotent: definition.idempotent ?? (definition.method === 'GET' || definition.method === 'PUT'),
     summary: definition.summary,
     description: definition.description,
-    params: definition.params ?? NoInput,
-    query: definition.query ?? NoInput,
-    body: hasBody ? (definition.body ?? NoInput) : null,
+    params,
+    query,
+    body,
+    // an MCP call carries path and query arguments in its body too
+    requestLimit: requestLimitOf(body ? [params, query, body] : [params, query]),
     toolArgs: (definition.toolArgs ?? {}) as Record<string, string>,
     response: definition.response,
     answerAsBuilt: definition.answerAsBuilt ?? false,

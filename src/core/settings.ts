@@ -28,6 +28,17 @@ export const MODULE_LABELS: Record<SwitchableModule, string> = {
 /** A module that lives on another: switched off with it (a sprint is a sprint of a board). */
 export const MODULE_HOSTS: Partial<Record<SwitchableModule, SwitchableModule>> = { sprints: 'boards' };
 
+/** Why a module cannot be used now (it, or the module it lives on, is switched off), or null when it can. */
+export function moduleOffReason(module: SwitchableModule, settings: WorkspaceSettings): string | null {
+  if (!settings.modules[module]) return `The ${MODULE_LABELS[module]} module is switched off in this workspace`;
+  const host = MODULE_HOSTS[module];
+  if (host && !settings.modules[host]) {
+    const off = `The ${MODULE_LABELS[host]} module is switched off in this workspace`;
+    return `${off}, and ${MODULE_LABELS[module]} live on it`;
+  }
+  return null;
+}
+
 export interface WorkspaceSettings {
   name: string;
   restApi: boolean;

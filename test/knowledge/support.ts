@@ -1,4 +1,10 @@
-import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
+import fs from 'node:fs';
+import { FIXTURES, startTestService, type Reply, type TestService } from '../helpers/service.ts';
+
+export interface Knowledge {
+  service: TestService;
+  t: KnowledgeTokens;
+}
 
 export interface KnowledgeTokens {
   ada: string;
@@ -9,8 +15,15 @@ export interface KnowledgeTokens {
   leeRead: string;
 }
 
-export async function startKnowledge(): Promise<{ service: TestService; t: KnowledgeTokens }> {
-  const service = await startTestService({ workspace: 'knowledge-workspace.yaml' });
+/** The knowledge fixture, with more spaces (YAML list entries) after its own, and more top-level sections. */
+export function knowledgeWorkspace(moreSpaces = '', moreSections = ''): string {
+  const text = fs.readFileSync(new URL('knowledge-workspace.yaml', FIXTURES), 'utf8');
+  if (!/\nspaces:\n(?:  .*\n|\s*\n)*$/.test(text)) throw new Error('the knowledge fixture no longer ends with spaces');
+  return `${text}${moreSpaces}${moreSections}`;
+}
+
+export async function startKnowledge(workspace = 'knowledge-workspace.yaml'): Promise<Knowledge> {
+  const service = await startTestService({ workspace });
   const t: KnowledgeTokens = {
     ada: await service.token('ada@example.com', 'write'),
     lee: await service.token('lee@example.com', 'write', 'Lee agent'),

@@ -29,7 +29,9 @@ export const getPageTreeOperation = defineOperation({
   module: 'knowledge',
   access: 'read',
   summary: 'Read a space\'s page tree',
-  description: 'Lists the pages and folders of a space in tree order, each with its parent’s slug and depth (0 at the top). Drafts, blog posts and deleted pages are not in the tree.',
+  description:
+    'Lists the pages and folders of a space in tree order, each with its parent’s slug and depth (0 at the top). ' +
+    'Drafts, blog posts and deleted pages are not in the tree; the pages under a draft stand in its place.',
   params: SpaceParams,
   response: PageTree,
   errors: ['not_found'],

@@ -11,7 +11,7 @@ import { presentSummary } from './present.ts';
 import { allSpaces } from './repo.ts';
 import type { PageNode } from './repo.ts';
 import type { Page, PageSummary, PageTree, Space } from './schemas.ts';
-import { canSee, openSpace, openSpaceAt, pathOf, visiblePage, type SpaceView } from './space-view.ts';
+import { canSee, openSpace, openSpaceAt, shownAncestors, visiblePage, type SpaceView } from './space-view.ts';
 
 /** GET /knowledge/spaces: the spaces the member may read, by key. */
 export async function listSpaces(ctx: Context): Promise<{ spaces: Space[] }> {
@@ -27,23 +27,32 @@ export async function listSpaces(ctx: Context): Promise<{ spaces: Space[] }> {
   };
 }
 
-/** GET …/tree: pages and folders in tree order (siblings by rank), with depth; drafts, blog posts, deleted and hidden pages left out (with what is under them). */
+/**
+ * GET …/tree: pages and folders in tree order (siblings by rank), with depth. Blog posts, deleted
+ * and hidden pages are left out with what is under them; a draft is left out alone: the pages
+ * under it stand in its place, under its parent.
+ */
 export async function pageTree(ctx: Context, spaceKey: string): Promise<PageTree> {
   const view = await openSpace(ctx, spaceKey);
   const children = new Map<string | null, typeof view.pages>();
   for (const page of view.pages) {
-    if (page.kind === 'blog_post' || !canSee(ctx, view, page) || page.draft) continue;
+    if (page.archived_at !== null || view.viewBlocked.has(page.id) || page.kind === 'blog_post') continue;
     const parent = page.parent_id && view.byId.has(page.parent_id) ? page.parent_id : null;
     children.set(parent, [...(children.get(parent) ?? []), page]);
   }
   const pages: PageTree['pages'] = [];
-  const walk = (parent: string | null, depth: number) => {
-    for (const page of children.get(parent) ?? []) {
-      pages.push({ id: page.id, slug: page.slug, title: page.title, kind: page.kind as 'page' | 'folder', parent: page.parent_id ? view.byId.get(page.parent_id)!.slug : null, depth });
-      walk(page.id, depth + 1);
+  const walk = (under: string | null, parent: string | null, depth: number) => {
+    for (const page of children.get(under) ?? []) {
+      if (page.draft) {
+        walk(page.id, parent, depth);
+        continue;
+      }
+      const kind = page.kind as 'page' | 'folder';
+      pages.push({ id: page.id, slug: page.slug, title: page.title, kind, parent, depth });
+      walk(page.id, page.slug, depth + 1);
     }
   };
-  walk(null, 0);
+  walk(null, null, 0);
   return { space: view.space.key, pages };
 }
 
@@ -92,6 +101,7 @@ export async function presentPage(ctx: Context, view: SpaceView, pageId: string)
     .where('p.id', '=', pageId)
     .executeTakeFirstOrThrow();
   const text = plainText(row.body_format, row.body_text);
+  const above = shownAncestors(ctx, view, node);
   return {
     ...presentSummary(view.space.key, node),
     created_at: toTimestamp(row.created_at),
@@ -100,8 +110,8 @@ export async function presentPage(ctx: Context, view: SpaceView, pageId: string)
     published: row.published,
     author: row.author_id ? { id: row.author_id, name: row.author_name ?? 'Former member' } : null,
     editor: row.editor_id ? { id: row.editor_id, name: row.editor_name ?? 'Former member' } : null,
-    parent: node.parent_id ? (view.byId.get(node.parent_id)?.slug ?? null) : null,
-    path: pathOf(view, node),
+    parent: above.at(-1)?.slug ?? null,
+    path: above.map((p) => p.title),
     labels: row.labels,
     backlinks: await backlinks(ctx, view, pageId),
     tickets: await mentionedTickets(ctx, `${node.title}\n${text}`),

@@ -49,8 +49,8 @@ export const Page = shared(
     published: Type.Boolean({ description: 'customers may read it where the space allows' }),
     author: Nullable(Person),
     editor: Nullable(Person),
-    parent: Nullable(Type.String({ description: 'slug' })),
-    path: Type.Array(Type.String(), { description: 'titles above it, top first' }),
+    parent: Nullable(Type.String({ description: 'slug of the nearest page above it that you may read' })),
+    path: Type.Array(Type.String(), { description: 'titles above it that you may read, top first' }),
     labels: Type.Array(Type.String()),
     backlinks: Type.Array(PageSummary, { description: 'pages you can see that link here' }),
     tickets: Type.Array(Type.Object({ key: Type.String(), summary: Type.String() }), { description: 'tickets mentioned that you may see' }),
@@ -64,7 +64,7 @@ export const PageTree = shared(
     space: Type.String(),
     pages: Type.Array(
       Type.Object({ id: Uuid, slug: Type.String(), title: Type.String(), kind: StringEnum(['page', 'folder']), parent: Nullable(Type.String()), depth: Type.Integer({ minimum: 0 }) }),
-      { description: 'in tree order; drafts, blog posts and deleted pages are not in the tree' },
+      { description: 'in tree order; no drafts, blog posts or deleted pages (pages under a draft take its place)' },
     ),
   }),
 );

@@ -87,11 +87,17 @@ export function visiblePage(ctx: Context, view: SpaceView, ref: string): PageNod
   return page;
 }
 
-/** Titles above a page, top first. */
-export function pathOf(view: SpaceView, page: PageNode): string[] {
-  const path: string[] = [];
-  for (let at = page.parent_id ? view.byId.get(page.parent_id) : undefined, steps = 0; at && steps < 1000; at = at.parent_id ? view.byId.get(at.parent_id) : undefined, steps += 1) path.unshift(at.title);
-  return path;
+/**
+ * The pages above a page that the member may see, top first: its path, and the last is the parent
+ * they are shown. A draft they may not read lends nothing to the pages placed under it.
+ */
+export function shownAncestors(ctx: Context, view: SpaceView, page: PageNode): PageNode[] {
+  const above: PageNode[] = [];
+  const parentOf = (at: PageNode) => (at.parent_id ? view.byId.get(at.parent_id) : undefined);
+  for (let at = parentOf(page), steps = 0; at && steps < 1000; at = parentOf(at), steps += 1) {
+    if (canSee(ctx, view, at)) above.unshift(at);
+  }
+  return above;
 }
 
 /** The page and every page under it. */

@@ -17,6 +17,18 @@ function requireEditable(ctx: Context, view: SpaceView, page: PageNode): void {
   if (view.editBlocked.has(page.id)) throw forbidden(`Page ${page.slug} may be changed only by the people its edit restrictions name`);
 }
 
+/**
+ * A move or a delete takes the pages beneath along: each must be one the member may see and
+ * change, or nothing happens (403 naming none of them: some may be hidden from the member).
+ */
+function requireAllBeneath(ctx: Context, view: SpaceView, page: PageNode, doing: 'move' | 'delete'): void {
+  const beneath = subtree(view, page.id).filter((p) => p.id !== page.id && p.archived_at === null);
+  if (beneath.every((p) => canSee(ctx, view, p) && !view.editBlocked.has(p.id))) return;
+  const taking = doing === 'move' ? 'moving it would move them' : 'deleting it would delete them';
+  const why = `pages beneath it are ones you may not change, and ${taking} too`;
+  throw forbidden(`You may not ${doing} page ${page.slug}: ${why}`);
+}
+
 /** A page named in a body (`parent`, `before`, `after`): one the member can see in the space, else 422. */
 function namedPage(ctx: Context, view: SpaceView, ref: string, pointer: string): PageNode {
   const page = findPage(view, ref);
@@ -129,6 +141,7 @@ export async function movePage(ctx: Context, spaceKey: string, ref: string, body
   const page = visiblePage(ctx, view, ref);
   requireEditable(ctx, view, page);
   refuseGit(view, 'moving pages');
+  requireAllBeneath(ctx, view, page, 'move');
   if (page.kind === 'blog_post') throw invalid('/', 'a blog post has no place in the tree');
   if (body.before !== undefined && body.after !== undefined) throw invalid('/after', 'give before or after, not both');
   const neighbourRef = body.before ?? body.after;
@@ -167,6 +180,7 @@ export async function archivePage(ctx: Context, spaceKey: string, ref: string): 
   const page = visiblePage(ctx, view, ref);
   requireEditable(ctx, view, page);
   refuseGit(view, 'deleting pages');
+  requireAllBeneath(ctx, view, page, 'delete');
   const now = ctx.now().toISOString();
   const ids = subtree(view, page.id).filter((p) => p.archived_at === null).map((p) => p.id);
   await ctx.db.updateTable('pages').set({ archived_at: now }).where('id', 'in', ids).execute();

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
+import { BODY_LIMIT, sizeText } from '../../core/request-size.ts';
 import { serializerFor, type SerializerMode } from '../../core/serialization.ts';
 import type { Principal } from '../../core/execute.ts';
 import type { Registry } from '../../core/registry.ts';
@@ -11,6 +12,7 @@ import { logErrorCode, logOperation, logWho } from '../request-log.ts';
 import { answerMessage, isInitialize, type Answer, type Exchange } from './dispatch.ts';
 import { encodeMessage, encodeMessages } from './json-text.ts';
 import { MCP_PATH } from './protected-resource.ts';
+import { largestRequest, longerThan, requestLimitFor } from './request-size.ts';
 import { ErrorCode, isProtocolVersion, PROTOCOL_VERSIONS, rpcError, VERSION_WITHOUT_HEADER, type ProtocolVersion } from './protocol.ts';
 import { buildToolset, type Toolset } from './tools.ts';
 
@@ -26,6 +28,8 @@ declare module 'fastify' {
     mcpCheck?: DeferredTokenCheck;
   }
 }
+
+const tooLarge = (limit: number) => `The request body is larger than ${sizeText(limit)}`;
 
 /** A batch counts once against the rate limit, so its length is capped (the SDK's own limit). */
 export const MAX_BATCH = 100;
@@ -116,6 +120,7 @@ function isJsonContentType(request: FastifyRequest): boolean {
  */
 export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const toolset = buildToolset(deps.registry);
+  const largest = largestRequest(toolset);
 
   // The body is parsed here, not by Fastify, so that bad JSON is a JSON-RPC parse error (-32700).
   app.removeAllContentTypeParsers();
@@ -138,7 +143,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
     }
     const status = error.statusCode === 413 ? 413 : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error at /mcp');
-    const message = status === 413 ? 'The request body is larger than 1 MiB' : internalErrorMessage(request.id);
+    const message = status === 413 ? tooLarge(largest) : internalErrorMessage(request.id);
     return sendJson(reply, status, rpcError(null, status === 413 ? ErrorCode.InvalidRequest : ErrorCode.InternalError, message));
   });
 
@@ -151,6 +156,8 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
   });
 
   app.post(MCP_PATH, {
+    // a page write takes more than other tools; each body is held to its own tool's limit below
+    bodyLimit: largest,
     onRequest: async (request, reply) => admit(request, reply, deps),
     handler: async (request, reply) => {
       const held = request.mcpPrincipal;
@@ -158,8 +165,10 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
       let check = request.mcpCheck;
       request.mcpCheck = undefined;
       const read = readBody(request);
+      const limit = 'body' in read ? requestLimitFor(read.body, toolset) : BODY_LIMIT;
+      const oversized = longerThan(request.body, limit);
       let principal = held;
-      if (check && !('body' in read && carriesTokenCheck(read.body, toolset))) {
+      if (check && (oversized || !('body' in read && carriesTokenCheck(read.body, toolset)))) {
         try {
           principal = await settleAdmission(deps, 'mcp', request, undefined, check, held);
         } catch (caught) {
@@ -167,6 +176,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
         }
         check = undefined;
       }
+      if (oversized) return sendJson(reply, 413, rpcError(null, ErrorCode.InvalidRequest, tooLarge(limit)));
       if (!('body' in read)) return sendJson(reply, read.status, read.refusal);
       const { body, version } = read;
       const exchangeAs = (as: Principal, tokenCheck?: DeferredTokenCheck): Exchange => ({

@@ -2,6 +2,7 @@ import type { TSchema } from 'typebox';
 import { errorCatalogue, type ErrorCode } from '../../core/errors.ts';
 import type { Operation } from '../../core/operation.ts';
 import type { Registry } from '../../core/registry.ts';
+import { BODY_LIMIT, sizeText } from '../../core/request-size.ts';
 import { sharedName } from '../../core/schema-kit.ts';
 import { ErrorResponse } from '../../core/shapes.ts';
 import { SCOPES } from '../well-known/protected-resource.ts';
@@ -61,6 +62,13 @@ function parameters(op: Operation, components: Map<string, unknown>) {
   return list;
 }
 
+/** When an operation answers a code; an operation taking more than 1 MiB says how much. */
+function when(op: Operation, code: ErrorCode): string {
+  if (code !== 'payload_too_large' || op.requestLimit === BODY_LIMIT) return errorCatalogue[code].when;
+  const limit = sizeText(op.requestLimit);
+  return `the request body is larger than this operation takes (${limit}: room for its longest input, however encoded)`;
+}
+
 function errorResponses(op: Operation, components: Map<string, unknown>) {
   const byStatus = new Map<number, ErrorCode[]>();
   // Any operation taking a body may be sent one over the limit.
@@ -74,7 +82,7 @@ function errorResponses(op: Operation, components: Map<string, unknown>) {
   const responses: JsonObject = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
-      description: codes.map((code) => `\`${code}\`: ${errorCatalogue[code].when}`).join('; '),
+      description: codes.map((code) => `\`${code}\`: ${when(op, code)}`).join('; '),
       ...(status === 401 ? { headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'starts OAuth: names the protected-resource metadata' } } } : {}),
       ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait: 60' } } } : {}),
       content: { 'application/json': { schema: toOpenApiSchema(ErrorResponse, components) } },

@@ -2,11 +2,12 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fromDatabase } from '../../core/database-errors.ts';
 import { ApiError, errorBody, internalErrorMessage } from '../../core/errors.ts';
+import { BODY_LIMIT, sizeText } from '../../core/request-size.ts';
 import { describeValidationError } from '../../core/validation.ts';
 import { logErrorCode } from '../request-log.ts';
 
 /** Fastify's own failures (parsing, limits) in the spec's terms. */
-function fromFastify(error: FastifyError): ApiError | null {
+function fromFastify(error: FastifyError, route: { bodyLimit?: number }): ApiError | null {
   if (error.validation) {
     return new ApiError('invalid', describeValidationError(error.validation as never));
   }
@@ -16,8 +17,10 @@ function fromFastify(error: FastifyError): ApiError | null {
       return new ApiError('invalid', '/: the body must be JSON sent with Content-Type: application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('invalid', '/: the body is empty; send a JSON object');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', 'The request body is larger than 1 MiB');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      const limit = sizeText(route.bodyLimit ?? BODY_LIMIT);
+      return new ApiError('payload_too_large', `The request body is larger than ${limit}`);
+    }
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid', '/: the body is not valid JSON');
   }
@@ -32,7 +35,8 @@ function fromFastify(error: FastifyError): ApiError | null {
  * its stack and answered as a bare 500 carrying the request id (never SQL or a stack).
  */
 export function sendApiError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = error instanceof ApiError ? error : (fromDatabase(error) ?? fromFastify(error as FastifyError));
+  const route = request.routeOptions;
+  const known = error instanceof ApiError ? error : (fromDatabase(error) ?? fromFastify(error as FastifyError, route));
   if (known) {
     logErrorCode(request, known.code);
     for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);

@@ -123,6 +123,7 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     app.route({
       method: op.method,
       url: op.path,
+      bodyLimit: op.requestLimit,
       config: { operation: op },
       schema: {
         params: op.params,

@@ -6,6 +6,7 @@ import type { BoardDetail, SprintList } from '../../modules/boards/index.ts';
 import { html, type Html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { personLink, projectLink, ticketLink } from '../links.ts';
+import { requireModuleOn } from '../module-switch.ts';
 import { readContext } from '../read-context.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import type { WebDeps } from '../session.ts';
@@ -57,6 +58,7 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
     const sprint = typeof given === 'string' && given.trim() !== '' ? given : undefined;
     try {
       const ctx = await readContext(deps, session, request.id, request.log);
+      requireModuleOn(ctx.settings, 'boards');
       const board = await getBoard(ctx, number, sprint);
       const sprints = await sprintsOf(ctx, number, board);
       const picker = sprints.length ? sprintPicker(number, board, sprints) : '';

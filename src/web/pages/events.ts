@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { getBoard } from '../../modules/boards/index.ts';
 import { getTicket } from '../../modules/tickets/index.ts';
 import type { ChangeEvent } from '../../notifications/live-events.ts';
+import { requireModuleOn } from '../module-switch.ts';
 import { readContext } from '../read-context.ts';
 import { currentSession, type Session, type PagesDeps, type WebDeps } from '../session.ts';
 import { batchedUnreadCounts } from './unread-counts.ts';
@@ -26,6 +27,7 @@ async function interestIn(topic: string, deps: WebDeps, session: Session, reques
   }
   const board = /^board:([1-9]\d{0,8})$/.exec(topic);
   if (board) {
+    requireModuleOn(ctx.settings, 'boards');
     const projects = new Set((await getBoard(ctx, Number(board[1]))).projects);
     return (event) => event.ticket !== undefined && projects.has(event.ticket.projectKey);
   }
@@ -54,7 +56,9 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
     try {
       interest = await interestIn(topic, deps, session, request.id, request.log);
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return refuse(reply, error.status === 422 ? 400 : 404, error.message);
+      if (error instanceof ApiError && error.status < 500) {
+        return refuse(reply, error.status === 422 ? 400 : error.code === 'feature_disabled' ? 403 : 404, error.message);
+      }
       throw error;
     }
     if ((open.get(session.memberId) ?? 0) >= STREAMS_PER_MEMBER) return refuse(reply, 429, `At most ${STREAMS_PER_MEMBER} pages may listen at once.`);

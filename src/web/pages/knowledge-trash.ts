@@ -5,6 +5,7 @@ import { toTimestamp } from '../../core/time.ts';
 import { restorePage, trash } from '../../modules/knowledge/index.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
+import { requireModuleOn } from '../module-switch.ts';
 import { readContext } from '../read-context.ts';
 import { errorPage, sendPage, viewerOf } from '../respond.ts';
 import { csrfMatches, csrfToken, foreignOrigin, type WebDeps } from '../session.ts';
@@ -12,7 +13,8 @@ import { requireSession } from './guard.ts';
 
 /**
  * /knowledge/:space/trash: a space's deleted pages, for those who manage it (spec 3.5), each
- * with Restore: the page and what was deleted with it come back.
+ * with Restore: the page and what was deleted with it come back. With the knowledge base switched
+ * off it shows and restores nothing, as the API does.
  */
 export function knowledgeTrashRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/knowledge/:space/trash', async (request, reply) => {
@@ -20,7 +22,9 @@ export function knowledgeTrashRoutes(app: FastifyInstance, deps: WebDeps): void 
     if (!session) return reply;
     const { space } = request.params as { space: string };
     try {
-      const bin = await trash(await readContext(deps, session, request.id, request.log), space);
+      const ctx = await readContext(deps, session, request.id, request.log);
+      requireModuleOn(ctx.settings, 'knowledge');
+      const bin = await trash(ctx, space);
       const csrf = csrfToken(session.cookie, `trash:${bin.space}`);
       const restored = (request.query as { restored?: string }).restored;
       const body = html`<div class="card"><h1>Trash of ${bin.name}</h1>
@@ -51,6 +55,7 @@ ${
     if (!isUuid(page)) return errorPage(reply, 404, 'No such page in the trash', viewerOf(session));
     try {
       const ctx = await readContext(deps, session, request.id, request.log, 'write');
+      requireModuleOn(ctx.settings, 'knowledge');
       // the member's grants are read before the transaction takes the embedded database's one connection
       await ctx.ability.visibleProjectIds();
       const restored = await ctx.db.transaction().execute((trx) => restorePage({ ...ctx, db: trx }, space, page));
