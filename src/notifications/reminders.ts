@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { writeNotifications } from '../core/notifications.ts';
+import { recordVisibleSql } from '../core/visibility.ts';
+import { visibilities } from '../modules/index.ts';
 import type { DB } from '../storage/schema.ts';
 
 interface Due {
@@ -14,7 +16,8 @@ interface Due {
 
 /**
  * Fires the reminders due by `now` (issue 17: "an assigned follow-up reminds its assignee when it
- * comes due"): each becomes one notification and is marked fired, in one transaction. Claimed
+ * comes due"): each becomes one notification — unless the member may not see its record now,
+ * then none — and is marked fired, in one transaction. Claimed
  * with `for update skip locked`, so with several nodes each reminder fires once; state lives in
  * the database, so a reminder due while every node was down fires at the next start.
  */
@@ -36,6 +39,7 @@ export async function fireDueReminders(db: Kysely<DB>, now: Date, mail: boolean)
           entityId: reminder.entity_id,
           kind: 'reminder',
           payload: { ...reminder.payload, reminder: reminder.kind, due_at: reminder.due_at },
+          visibleTo: (member) => recordVisibleSql(visibilities, reminder.entity_type, member, sql<string>`${reminder.entity_id}::uuid`),
         },
         mail,
       );

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-format.ts';
 import type { DB } from '../storage/schema.ts';
 import type { StructureStore } from '../core/structure-cache.ts';
+import { shownSql } from '../notifications/inbox.ts';
 import type { LiveEvents } from '../notifications/live-events.ts';
 
 /** Everything the pages need from the service. */
@@ -78,6 +79,7 @@ export async function currentSession(request: FastifyRequest, deps: WebDeps): Pr
         .select((c) => c.fn.countAll<string | number>().as('unread'))
         .whereRef('n.member_id', '=', 'm.id')
         .where('n.read_at', 'is', null)
+        .where(shownSql(sql.ref('m.id')))
         .as('unread'),
     )
     .where('s.id_hash', '=', hash)

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { toTimestamp } from '../../core/time.ts';
+import { recordVisibleSql } from '../../core/visibility.ts';
+import { visibilities } from '../../modules/index.ts';
 import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { describeChanges } from '../changes.ts';
@@ -44,6 +46,22 @@ async function visibleKeys(ctx: Context, ids: readonly string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.id, row.key]));
 }
 
+/** Which of the other records (`type:id`) the member may see now, by each record's module (core/visibility.ts). */
+async function visibleRecords(ctx: Context, records: readonly { type: string; id: string }[]): Promise<Set<string>> {
+  if (records.length === 0) return new Set();
+  const { rows } = await sql<{ entity_type: string; entity_id: string }>`
+    select a.type as entity_type, a.id as entity_id from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as a(type text, id uuid)
+    where ${recordVisibleSql(visibilities, sql.ref('a.type'), ctx.actor.memberId, sql.ref('a.id'))}
+  `.execute(ctx.db);
+  return new Set(rows.map((row) => `${row.entity_type}:${row.entity_id}`));
+}
+
+function otherRow(at: string, via: string | null, type: string, kind: string, visible: boolean, changes: HistoryChange[]): Row {
+  // a contact, company or interaction the member can no longer see keeps its values to itself too
+  if (!visible) return { at, via, what: html`${type} ${kind} <span class="muted">(one you cannot see now)</span>`, changes: '' };
+  return { at, via, what: `${type} ${kind}`, changes: describeChanges(changes) };
+}
+
 function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[]): Row {
   // a ticket the member can no longer see keeps its key and its values to itself
   if (!key) return { at, via, what: html`${KIND_WORDS[kind] ?? kind} <span class="muted">a ticket you cannot see now</span>`, changes: '' };
@@ -80,12 +98,16 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
         .execute(),
     ]);
     const ctx = await readContext(deps, session, request.id, request.log);
-    const keys = await visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]);
+    const others = history.filter((row) => row.entity_type !== 'ticket');
+    const [keys, seen] = await Promise.all([
+      visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]),
+      visibleRecords(ctx, [...new Map(others.map((row) => [`${row.entity_type}:${row.entity_id}`, { type: row.entity_type, id: row.entity_id }])).values()]),
+    ]);
     const rows: Row[] = [
       ...history.map((row) =>
         row.entity_type === 'ticket'
           ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes)
-          : { at: row.at, via: row.via, what: `${row.entity_type} ${row.kind}`, changes: describeChanges(row.changes) },
+          : otherRow(row.at, row.via, row.entity_type, row.kind, seen.has(`${row.entity_type}:${row.entity_id}`), row.changes),
       ),
       ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) })),
     ]

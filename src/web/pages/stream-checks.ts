@@ -1,45 +1,65 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { recordVisibleSql } from '../../core/visibility.ts';
+import { visibilities } from '../../modules/index.ts';
+import { shownSql } from '../../notifications/inbox.ts';
 import type { DB } from '../../storage/schema.ts';
 
-type Waiting = { resolve(count: number): void; reject(error: unknown): void };
+/** A record a stream would tell its member of: the changed ticket its page shows. */
+export interface StreamRecord {
+  entityType: string;
+  entityId: string;
+}
+
+/** What a stream learns at a change: its member's unread count, and whether they may see the changed record now. */
+export interface StreamCheck {
+  unread: number;
+  visible: boolean;
+}
+
+type Waiting = { resolve(check: StreamCheck): void; reject(error: unknown): void };
+type Ask = { memberId: string; record: StreamRecord | null; waiting: Waiting };
 
 /**
- * Members' unread notification counts, asked for by every open event stream at each change and
- * read in one query per round: the asks made while an event is being dispatched are gathered
- * until the next turn of the event loop (setImmediate runs after the dispatch's microtasks), so
- * a change seen by 1,000 open pages costs one grouped count, not 1,000 (issue 17's benchmark).
+ * What every open event stream asks at each change — its member's unread count (only what they
+ * may see now, as the page shows it) and whether they may see the changed record now — read in
+ * one query per round: the asks made while an event is being dispatched are gathered until the
+ * next turn of the event loop (setImmediate runs after the dispatch's microtasks), so a change
+ * seen by 1,000 open pages costs one query, not 1,000 (issue 17's benchmark).
  */
-export function batchedUnreadCounts(db: Kysely<DB>): (memberId: string) => Promise<number> {
-  let round: Map<string, Waiting[]> | null = null;
+export function batchedStreamChecks(db: Kysely<DB>): (memberId: string, record: StreamRecord | null) => Promise<StreamCheck> {
+  let round: Ask[] | null = null;
 
-  const read = async (asks: Map<string, Waiting[]>) => {
+  const read = async (asks: Ask[]) => {
     try {
-      const rows = await db
-        .selectFrom('notifications')
-        .select((eb) => ['member_id', eb.fn.countAll<string | number>().as('n')])
-        .where('member_id', 'in', [...asks.keys()])
-        .where('read_at', 'is', null)
-        .groupBy('member_id')
-        .execute();
-      const counts = new Map(rows.map((row) => [row.member_id, Number(row.n)]));
-      for (const [memberId, waiting] of asks) for (const w of waiting) w.resolve(counts.get(memberId) ?? 0);
+      const json = JSON.stringify(asks.map((ask, i) => ({ i, member_id: ask.memberId, entity_type: ask.record?.entityType ?? null, entity_id: ask.record?.entityId ?? null })));
+      const { rows } = await sql<{ i: number; unread: string | number; visible: boolean | null }>`
+        with a as (select * from jsonb_to_recordset(${json}::jsonb) as a(i int, member_id uuid, entity_type text, entity_id uuid)),
+        counts as (
+          select m.member_id, (select count(*) from notifications n
+            where n.member_id = m.member_id and n.read_at is null and ${shownSql(sql.ref('m.member_id'))}) as unread
+          from (select distinct member_id from a) m)
+        select a.i, c.unread,
+          case when a.entity_id is null then false
+               else ${recordVisibleSql(visibilities, sql.ref('a.entity_type'), sql.ref('a.member_id'), sql.ref('a.entity_id'))} end as visible
+        from a join counts c on c.member_id = a.member_id
+      `.execute(db);
+      const answers = new Map(rows.map((row) => [row.i, { unread: Number(row.unread), visible: row.visible === true }]));
+      asks.forEach((ask, i) => ask.waiting.resolve(answers.get(i) ?? { unread: 0, visible: false }));
     } catch (error) {
-      for (const waiting of asks.values()) for (const w of waiting) w.reject(error);
+      for (const ask of asks) ask.waiting.reject(error);
     }
   };
 
-  return (memberId) =>
-    new Promise<number>((resolve, reject) => {
+  return (memberId, record) =>
+    new Promise<StreamCheck>((resolve, reject) => {
       if (round === null) {
-        const asks = new Map<string, Waiting[]>();
+        const asks: Ask[] = [];
         round = asks;
         setImmediate(() => {
           round = null;
           void read(asks);
         });
       }
-      const waiting = round.get(memberId);
-      if (waiting) waiting.push({ resolve, reject });
-      else round.set(memberId, [{ resolve, reject }]);
+      round.push({ memberId, record, waiting: { resolve, reject } });
     });
 }
