@@ -11,18 +11,20 @@ import { crmSeesSql } from './policy.ts';
  * member's roles read by the statement.
  */
 
-/** SQL: interaction `i` (with its ticket joined as `tk`) is seen where its company is and, about a ticket, where the ticket is. */
-export const interactionRuleSql = (company: RawBuilder<boolean>, ticket: RawBuilder<boolean>): RawBuilder<boolean> =>
-  sql<boolean>`(${company} and (i.ticket_id is null or ${ticket}))`;
+/** SQL: interaction `alias` (with its ticket joined) is seen where its company is and, about a ticket, where the ticket is. */
+export const interactionRuleSql = (company: RawBuilder<boolean>, ticket: RawBuilder<boolean>, alias = 'i'): RawBuilder<boolean> =>
+  sql<boolean>`(${company} and (${sql.ref(`${alias}.ticket_id`)} is null or ${ticket}))`;
 
+// Aliases of their own (vis_…): the statement asking names its rows with the usual short ones.
 const interaction: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from interactions i left join tickets tk on tk.id = i.ticket_id
-    where i.id = ${record} and ${interactionRuleSql(crmSeesSql(member, sql.ref('i.company_id')), ticketVisibleToSql(member, 'tk'))})`;
+  sql<boolean>`exists (select 1 from interactions vis_i left join tickets vis_tk on vis_tk.id = vis_i.ticket_id
+    where vis_i.id = ${record}
+      and ${interactionRuleSql(crmSeesSql(member, sql.ref('vis_i.company_id')), ticketVisibleToSql(member, 'vis_tk'), 'vis_i')})`;
 
 const contact: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from contacts c where c.id = ${record} and ${crmSeesSql(member, sql.ref('c.company_id'))})`;
+  sql<boolean>`exists (select 1 from contacts vis_c where vis_c.id = ${record} and ${crmSeesSql(member, sql.ref('vis_c.company_id'))})`;
 
 const company: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from companies c where c.id = ${record} and ${crmSeesSql(member, sql.ref('c.id'))})`;
+  sql<boolean>`exists (select 1 from companies vis_co where vis_co.id = ${record} and ${crmSeesSql(member, sql.ref('vis_co.id'))})`;
 
 export const crmVisibility = { interaction, contact, company };

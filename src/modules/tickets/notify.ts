@@ -48,7 +48,7 @@ export function announcementInserts(ctx: Context, announcement: Announcement): R
   const { id, place } = announcement.ticket;
   const visibleTo = place
     ? (member: MemberSql) => sql<boolean>`exists (select 1 from (select ${place.projectId}::uuid as project_id,
-        ${place.securityLevelId}::uuid as security_level_id) vt where ${ticketVisibleToSql(member, 'vt')})`
+        ${place.securityLevelId}::uuid as security_level_id) vis_t where ${ticketVisibleToSql(member, 'vis_t')})`
     : (member: MemberSql) => ticketRecordVisibleSql(member, sql<string>`${id}::uuid`);
   const about = { entityType: 'ticket', entityId: id, visibleTo };
   const payloadOf = (extra: Record<string, unknown>) =>

@@ -90,7 +90,7 @@ export function ticketVisibleToSql(member: MemberSql, alias = 't'): RawBuilder<b
 
 /** SQL: the ticket with id `ticket` (an SQL expression) is one the member under `member` may see now. */
 export function ticketRecordVisibleSql(member: MemberSql, ticket: RecordSql): RawBuilder<boolean> {
-  return sql<boolean>`exists (select 1 from tickets vt where vt.id = ${ticket} and ${ticketVisibleToSql(member, 'vt')})`;
+  return sql<boolean>`exists (select 1 from tickets vis_t where vis_t.id = ${ticket} and ${ticketVisibleToSql(member, 'vis_t')})`;
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */
