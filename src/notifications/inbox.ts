@@ -24,6 +24,17 @@ export function shownSql(member: MemberSql = sql.ref('n.member_id')): RawBuilder
   return recordVisibleSql(visibilities, sql.ref('n.entity_type'), member, sql.ref('n.entity_id'));
 }
 
+/**
+ * SQL: how many unread notifications the member has that the page shows (shownSql's rule). Each
+ * record's visibility is asked once, however many notifications are about it.
+ */
+export function unreadCountSql(member: MemberSql): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(u.unread), 0)::integer from (
+      select n.entity_type, n.entity_id, count(*) as unread from notifications n
+      where n.member_id = ${member} and n.read_at is null group by n.entity_type, n.entity_id offset 0) u
+    where ${recordVisibleSql(visibilities, sql.ref('u.entity_type'), member, sql.ref('u.entity_id'))})`;
+}
+
 /** A member's notifications as their page lists them. */
 export async function inbox(db: Kysely<DB>, memberId: string, publicUrl: string): Promise<InboxEntry[]> {
   const rows = await db

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { recordVisibleSql } from '../../core/visibility.ts';
 import { visibilities } from '../../modules/index.ts';
-import { shownSql } from '../../notifications/inbox.ts';
+import { unreadCountSql } from '../../notifications/inbox.ts';
 import type { DB } from '../../storage/schema.ts';
 
 /** A record a stream would tell its member of: the changed ticket its page shows. */
@@ -34,10 +34,7 @@ export function batchedStreamChecks(db: Kysely<DB>): (memberId: string, record: 
       const json = JSON.stringify(asks.map((ask, i) => ({ i, member_id: ask.memberId, entity_type: ask.record?.entityType ?? null, entity_id: ask.record?.entityId ?? null })));
       const { rows } = await sql<{ i: number; unread: string | number; visible: boolean | null }>`
         with a as (select * from jsonb_to_recordset(${json}::jsonb) as a(i int, member_id uuid, entity_type text, entity_id uuid)),
-        counts as (
-          select m.member_id, (select count(*) from notifications n
-            where n.member_id = m.member_id and n.read_at is null and ${shownSql(sql.ref('m.member_id'))}) as unread
-          from (select distinct member_id from a) m)
+        counts as (select m.member_id, ${unreadCountSql(sql.ref('m.member_id'))} as unread from (select distinct member_id from a) m)
         select a.i, c.unread,
           case when a.entity_id is null then false
                else ${recordVisibleSql(visibilities, sql.ref('a.entity_type'), sql.ref('a.member_id'), sql.ref('a.entity_id'))} end as visible
