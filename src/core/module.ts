@@ -15,7 +15,7 @@ export interface ModuleDefinition<S = unknown> {
   workspaceSections?: readonly S[];
   /** Implementations of other modules' extension points (core/hooks.ts). */
   hooks?: Partial<Hooks>;
-  /** Who may see its records, by entity type (core/visibility.ts): what notifications, reminders, email and live pages ask. */
+  /** Who may see its records, by entity type (core/visibility.ts): what notifications, email and live pages ask. */
   visibility?: Visibilities;
 }
 

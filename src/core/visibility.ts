@@ -13,15 +13,15 @@ export type RecordSql = string | ReturnType<typeof sql.ref> | RawBuilder<string>
  */
 export type RecordVisibility = (member: MemberSql, record: RecordSql) => RawBuilder<boolean>;
 
-/** Each module's RecordVisibility by the entity type its records carry (`ticket`, `interaction`, …), as history and notifications name them. */
+/** Each module's RecordVisibility by the entity type of its records (`ticket`, `interaction`, …). */
 export type Visibilities = Readonly<Record<string, RecordVisibility>>;
 
-/** All modules' visibilities in one object; two modules answering for one entity type is a mistake found at start-up. */
+/** All modules' visibilities in one object; two modules answering for one entity type is a mistake found at start. */
 export function assembleVisibilities(modules: readonly { name: string; visibility?: Visibilities }[]): Visibilities {
   const all: Record<string, RecordVisibility> = {};
   for (const module of modules) {
     for (const [entityType, visible] of Object.entries(module.visibility ?? {})) {
-      if (entityType in all) throw new Error(`the visibility of ${entityType} is given twice (again by module ${module.name})`);
+      if (entityType in all) throw new Error(`the visibility of ${entityType} is given twice (by ${module.name})`);
       all[entityType] = visible;
     }
   }
@@ -32,9 +32,16 @@ export function assembleVisibilities(modules: readonly { name: string; visibilit
  * SQL: the record of `entityType` (a name, or an SQL expression such as `n.entity_type`) with id
  * `record` may be seen by `member` now. A kind no module answers for is seen by nobody.
  */
-export function recordVisibleSql(visibilities: Visibilities, entityType: string | RawBuilder<string> | ReturnType<typeof sql.ref>, member: MemberSql, record: RecordSql): RawBuilder<boolean> {
+export function recordVisibleSql(
+  visibilities: Visibilities,
+  entityType: string | RawBuilder<string> | ReturnType<typeof sql.ref>,
+  member: MemberSql,
+  record: RecordSql,
+): RawBuilder<boolean> {
   if (typeof entityType === 'string') return visibilities[entityType]?.(member, record) ?? sql<boolean>`false`;
-  const cases = Object.entries(visibilities).map(([type, visible]) => sql`when ${type}::text then ${visible(member, record)}`);
+  const cases = Object.entries(visibilities).map(
+    ([type, seen]) => sql`when ${type}::text then ${seen(member, record)}`,
+  );
   if (cases.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(case ${entityType} ${sql.join(cases, sql` `)} else false end)`;
 }

@@ -28,6 +28,9 @@ const CLAIM_TIMEOUT_SECONDS = 600;
 /** Seconds to wait before attempt `n + 1` after `n` failed: 30 s, 1 min, 2 min, … at most an hour. */
 export const backoffSeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(attempts - 1, 0), 3600);
 
+/** What became of a claimed notification's email. */
+type Outcome = { sent: true } | { withheld: true } | { sent: false; attempts: number; error: string };
+
 interface Claimed {
   id: string;
   kind: string;
@@ -67,16 +70,18 @@ export class MailWorker {
         order by created_at
         limit ${BATCH}
         for update skip locked)
-      returning n.id, n.kind, n.entity_type, n.payload, n.email_attempts, m.email as to_email, m.display_name as to_name,
-        ${shownSql()} as visible
+      returning n.id, n.kind, n.entity_type, n.payload, n.email_attempts, m.email as to_email,
+        m.display_name as to_name, ${shownSql()} as visible
     `.execute(this.options.db);
     return rows;
   }
 
-  private async settle(id: string, outcome: { sent: true } | { withheld: true } | { sent: false; attempts: number; error: string }): Promise<void> {
+  private async settle(id: string, outcome: Outcome): Promise<void> {
     const now = this.options.now();
     if ('withheld' in outcome) {
-      await sql`update notifications set email_state = 'none', email_next_at = null where id = ${id}`.execute(this.options.db);
+      await sql`update notifications set email_state = 'none', email_next_at = null where id = ${id}`.execute(
+        this.options.db,
+      );
       return;
     }
     if (outcome.sent) {

@@ -26,7 +26,8 @@ export type MemberSql = string | ReturnType<typeof sql.ref> | RawBuilder<string>
 /** SQL: the FROM and WHERE of every role the member holds in a project, directly or through a group (`pr`, `r`). */
 function heldRolesSql(memberId: MemberSql): RawBuilder<unknown> {
   return sql`from project_roles pr join roles r on r.id = pr.role_id
-    where (pr.member_id = ${memberId} or pr.group_id in (select group_id from group_members where member_id = ${memberId}))`;
+    where (pr.member_id = ${memberId}
+           or pr.group_id in (select group_id from group_members where member_id = ${memberId}))`;
 }
 
 /**
@@ -35,7 +36,8 @@ function heldRolesSql(memberId: MemberSql): RawBuilder<unknown> {
  */
 export function grantRowsSql(memberId: MemberSql): RawBuilder<GrantRow[]> {
   return sql<GrantRow[]>`coalesce((
-    select json_agg(json_build_object('project_id', pr.project_id, 'permissions', r.permissions)) ${heldRolesSql(memberId)}), '[]')`;
+    select json_agg(json_build_object('project_id', pr.project_id, 'permissions', r.permissions))
+    ${heldRolesSql(memberId)}), '[]')`;
 }
 
 /**
@@ -44,7 +46,8 @@ export function grantRowsSql(memberId: MemberSql): RawBuilder<GrantRow[]> {
  * request's (a notification's recipient). Administrators are the caller's to let through (memberIsAdminSql).
  */
 export function projectsHeldSql(memberId: MemberSql, permission: Permission): RawBuilder<{ project_id: string }> {
-  return sql<{ project_id: string }>`select pr.project_id ${heldRolesSql(memberId)} and ${permission} = any(r.permissions)`;
+  return sql<{ project_id: string }>`
+    select pr.project_id ${heldRolesSql(memberId)} and ${permission} = any(r.permissions)`;
 }
 
 /** SQL: whether the member is an installation administrator (who holds every permission, spec 5.6). */
@@ -61,7 +64,7 @@ export function grantedLevelsSql(memberId: MemberSql): RawBuilder<string[]> {
   return sql<string[]>`coalesce((select json_agg(distinct g.level_id) ${levelGrantsSql(memberId)}), '[]')`;
 }
 
-/** SQL: ids of the security levels granted to the member (grantedLevelsSql's, as rows), for a statement that asks of a member not the request's. */
+/** SQL: ids of the security levels granted to the member (grantedLevelsSql's, as rows), for any member. */
 export function grantedLevelIdsSql(memberId: MemberSql): RawBuilder<{ level_id: string }> {
   return sql<{ level_id: string }>`select g.level_id ${levelGrantsSql(memberId)}`;
 }
@@ -206,7 +209,10 @@ export class Ability {
 }
 
 /** SQL: ids of the roles a member holds in a project (an id, or an SQL expression such as `l.project_id`), directly or through a group. */
-export function memberRolesSql(memberId: MemberSql, projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<{ role_id: string }> {
+export function memberRolesSql(
+  memberId: MemberSql,
+  projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+): RawBuilder<{ role_id: string }> {
   return sql<{ role_id: string }>`
     select pr.role_id from project_roles pr
     where pr.project_id = ${projectId}

@@ -82,11 +82,19 @@ let finnBefore: Seen;
 let finnSearchBefore: string;
 
 /** Live streams opened before the changes, as pages hold them. */
-const streams = {} as Record<'lenaMe' | 'olgaMe' | 'veraMe' | 'lenaBoard' | 'veraBoard' | 'veraHelp' | 'finnHelp', Stream>;
+type StreamName = 'lenaMe' | 'olgaMe' | 'veraMe' | 'lenaBoard' | 'veraBoard' | 'veraHelp' | 'finnHelp';
+const streams = {} as Record<StreamName, Stream>;
 /** The answers to streams that may not be opened at all. */
 const refusedStreams = {} as Record<'olgaTicket' | 'olgaBoard' | 'lenaTicket', number>;
-/** Changes Lena's board stream heard while only SOFT-1 changed; Finn's HELP-1 stream before and after he lost access. */
-const heard = { lenaBoard: -1, veraBoard: -1, finnHelpBefore: -1, finnHelpAfter: -1, veraHelpBefore: -1, veraHelpAfter: -1 };
+/** Changes the board streams heard while only SOFT-1 changed; the HELP-1 streams before and after Finn lost access. */
+const heard = {
+  lenaBoard: -1,
+  veraBoard: -1,
+  finnHelpBefore: -1,
+  finnHelpAfter: -1,
+  veraHelpBefore: -1,
+  veraHelpAfter: -1,
+};
 
 interface Stream {
   ready: Promise<void>;
@@ -99,7 +107,8 @@ function listen(cookie: string, topic: string): Stream {
   const chunks: string[] = [];
   let request!: http.ClientRequest;
   const ready = new Promise<void>((resolve, reject) => {
-    request = http.get(new URL(`/events?topic=${topic}`, service.url), { headers: { cookie }, agent: false }, (response) => {
+    const url = new URL(`/events?topic=${topic}`, service.url);
+    request = http.get(url, { headers: { cookie }, agent: false }, (response) => {
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
         chunks.push(chunk);
@@ -116,12 +125,16 @@ function listen(cookie: string, topic: string): Stream {
   };
 }
 
-const api = (who: Member | 'ada', method: string, path: string, body?: unknown) => service.request(method, `/api/v1${path}`, { token: tokens[who], body });
+const api = (who: Member | 'ada', method: string, path: string, body?: unknown) =>
+  service.request(method, `/api/v1${path}`, { token: tokens[who], body });
 
 async function must(reply: Promise<{ status: number; text: string }>, status: number): Promise<void> {
   const answer = await reply;
-  if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+  if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${answer.text}`);
 }
+
+/** When the follow-ups come due: long before the background looks. */
+const DUE = '2026-06-01T09:00:00Z';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -141,15 +154,20 @@ async function seenBy(who: Exclude<Member, 'wes'>): Promise<Seen> {
     .filter((m) => m.to === `${who}@example.com`)
     .map((m) => `${m.subject}\n${m.text}`)
     .join('\n---\n');
-  return { page, count: Number(count?.[1]), unreadRows: (page.match(/<tr class="unread"/g) ?? []).length, activity, mail };
+  const unreadRows = (page.match(/<tr class="unread"/g) ?? []).length;
+  return { page, count: Number(count?.[1]), unreadRows, activity, mail };
 }
 
-const apply = (later: boolean) => applyWorkspace(service.db, parseWorkspaceYaml(visibilityWorkspace(later), 'visibility workspace'));
+const apply = (later: boolean) =>
+  applyWorkspace(service.db, parseWorkspaceYaml(visibilityWorkspace(later), 'visibility workspace'));
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  service = await startListeningService({ workspace: visibilityWorkspace(false), mail: { smtpUrl: smtp.url, from: 'Atrium <atrium@example.com>' } });
-  for (const who of ['ada', 'wes', 'vera', 'lena', 'olga', 'carl', 'finn'] as const) tokens[who] = await service.token(`${who}@example.com`, 'write', `${who}'s agent`);
+  const mail = { smtpUrl: smtp.url, from: 'Atrium <atrium@example.com>' };
+  service = await startListeningService({ workspace: visibilityWorkspace(false), mail });
+  for (const who of ['ada', 'wes', 'vera', 'lena', 'olga', 'carl', 'finn'] as const) {
+    tokens[who] = await service.token(`${who}@example.com`, 'write', `${who}'s agent`);
+  }
   for (const who of ['vera', 'lena', 'olga', 'carl', 'finn'] as const) {
     browsers[who] = new Browser(service);
     expect((await browsers[who].logIn(`${who}@example.com`, `${who}-password`)).status).toBe(303);
@@ -165,28 +183,33 @@ beforeAll(async () => {
   streams.veraHelp = listen(cookie('vera'), 'ticket:HELP-1');
   streams.finnHelp = listen(cookie('finn'), 'ticket:HELP-1');
   await Promise.all(Object.values(streams).map((s) => s.ready));
-  refusedStreams.olgaTicket = (await send(service, 'GET', '/events?topic=ticket:SOFT-2', { headers: { cookie: cookie('olga') } })).status;
-  refusedStreams.olgaBoard = (await send(service, 'GET', '/events?topic=board:1', { headers: { cookie: cookie('olga') } })).status;
-  refusedStreams.lenaTicket = (await send(service, 'GET', '/events?topic=ticket:SOFT-1', { headers: { cookie: cookie('lena') } })).status;
+  const opened = async (who: keyof typeof browsers, topic: string) =>
+    (await send(service, 'GET', `/events?topic=${topic}`, { headers: { cookie: cookie(who) } })).status;
+  refusedStreams.olgaTicket = await opened('olga', 'ticket:SOFT-2');
+  refusedStreams.olgaBoard = await opened('olga', 'board:1');
+  refusedStreams.lenaTicket = await opened('lena', 'ticket:SOFT-1');
 
   // SOFT-1 is behind the Embargo level: Lena watches it (she reported it) and is mentioned
-  await must(api('ada', 'POST', '/tickets/SOFT-1/comments', { body: `@lena @vera @finn ${MARK.embargo}: the launch moves to May` }), 201);
+  const comment = (key: string, body: string, internal = false) =>
+    must(api('ada', 'POST', `/tickets/${key}/comments`, { body, internal }), 201);
+  await comment('SOFT-1', `@lena @vera @finn ${MARK.embargo}: the launch moves to May`);
   await until(() => streams.veraBoard.changes().length > 0, "Vera's board to change");
   await settle();
   heard.lenaBoard = streams.lenaBoard.changes().length;
   heard.veraBoard = streams.veraBoard.changes().length;
 
   // an internal note on a helpdesk ticket, mentioning Olga, who has no role in HELP
-  await must(api('ada', 'POST', '/tickets/HELP-1/comments', { body: `@olga @vera @finn ${MARK.internal}: the customer is furious`, internal: true }), 201);
-  await must(api('ada', 'POST', '/tickets/SOFT-2/comments', { body: `@olga @vera ${MARK.noRole}: the roadmap detail` }), 201);
+  await comment('HELP-1', `@olga @vera @finn ${MARK.internal}: the customer is furious`, true);
+  await comment('SOFT-2', `@olga @vera ${MARK.noRole}: the roadmap detail`);
   // a deal, for Olga: the CRM is closed to her and she has no role in the sales project
-  await must(api('ada', 'POST', '/tickets/SALES-1/comments', { body: `@olga @vera ${MARK.deal}: the discount for Acme` }), 201);
+  await comment('SALES-1', `@olga @vera ${MARK.deal}: the discount for Acme`);
 
   // follow-ups, due long before the background runs
   const task = (subject: string, assignee: string, about: Record<string, string>) =>
-    must(api('ada', 'POST', '/interactions', { kind: 'task', subject, assignee, due_at: '2026-06-01T09:00:00Z', ...about }), 201);
+    must(api('ada', 'POST', '/interactions', { kind: 'task', subject, assignee, due_at: DUE, ...about }), 201);
   await task(`${MARK.remindLevel} call about the launch`, 'Lena Level', { company: 'Acme GmbH', ticket: 'SOFT-1' });
-  await task(`${MARK.remindNoRole} call about the printer`, 'Carl Company', { company: 'Globex Corporation', ticket: 'HELP-1' });
+  const globex = 'Globex Corporation';
+  await task(`${MARK.remindNoRole} call about the printer`, 'Carl Company', { company: globex, ticket: 'HELP-1' });
   await task(`${MARK.remindClosed} call Acme`, 'Finn Fading', { company: 'Acme GmbH' });
   await task(`${MARK.remindCompany} visit Acme`, 'Carl Company', { company: 'Acme GmbH' });
   await task(`${MARK.remindControl} call about the launch`, 'Vera Viewer', { company: 'Acme GmbH', ticket: 'SOFT-1' });
@@ -194,7 +217,7 @@ beforeAll(async () => {
   // what the members' agents did, while they could see it
   await must(api('finn', 'PATCH', '/tickets/SOFT-1', { summary: `Embargoed launch ${MARK.actLevel}` }), 200);
   await must(api('finn', 'PATCH', '/tickets/HELP-1', { summary: `Printer on fire ${MARK.actNoRole}` }), 200);
-  await must(api('finn', 'POST', '/tickets/HELP-1/comments', { body: `${MARK.actInternal} looked at it`, internal: true }), 201);
+  await must(api('finn', 'POST', '/tickets/HELP-1/comments', { body: MARK.actInternal, internal: true }), 201);
   await must(api('finn', 'POST', '/contacts', { name: `Fiona ${MARK.actClosed}`, company: 'Acme GmbH' }), 201);
   await must(api('carl', 'POST', '/contacts', { name: `Carla ${MARK.actCompany}`, company: 'Acme GmbH' }), 201);
   await must(api('vera', 'PATCH', '/tickets/SOFT-2', { summary: `Plain ticket ${MARK.actControl}` }), 200);
@@ -400,8 +423,8 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
         expect(refusedStreams.olgaBoard).toBe(404);
       },
     },
-    'CRM closed': { notCarried: 'open pages listen to tickets and boards only; a deal is a ticket (the no-project-role case)' },
-    'CRM limited to another company': { notCarried: 'open pages listen to tickets and boards only; a contact, company or interaction is never pushed' },
+    'CRM closed': { notCarried: 'open pages listen to tickets and boards only; a deal is a ticket (no project role)' },
+    'CRM limited to another company': { notCarried: 'open pages listen to tickets and boards only, never to the CRM' },
     'restricted space': { notCarried: NO_PAGE_NOTICE },
     draft: { notCarried: NO_PAGE_NOTICE },
     'loses access later': {
@@ -499,8 +522,9 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
     draft: { notCarried: 'the list is of tickets; the page itself is the knowledge base’s read' },
     'loses access later': {
       check: async () => {
-        expect((await api('finn', 'GET', '/knowledge/spaces/OPEN/pages/target')).text).not.toContain('Embargoed launch');
-        expect((await api('finn', 'GET', '/knowledge/spaces/OPEN/pages/target')).text).toContain('Plain ticket');
+        const target = (await api('finn', 'GET', '/knowledge/spaces/OPEN/pages/target')).text;
+        expect(target).not.toContain('Embargoed launch');
+        expect(target).toContain('Plain ticket');
       },
     },
   },
@@ -511,7 +535,9 @@ describe('the visibility table names every channel and every reason a member may
     expect(Object.keys(TABLE).sort()).toEqual([...CHANNELS].sort());
     for (const row of Object.values(TABLE)) {
       expect(Object.keys(row).sort()).toEqual([...REASONS].sort());
-      for (const cell of Object.values(row)) if ('notCarried' in cell) expect(cell.notCarried.length).toBeGreaterThan(10);
+      for (const cell of Object.values(row)) {
+        if ('notCarried' in cell) expect(cell.notCarried.length).toBeGreaterThan(10);
+      }
     }
   });
 });

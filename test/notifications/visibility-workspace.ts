@@ -1,3 +1,6 @@
+/** Carl's CRM role once it is limited to one company. */
+const CARL_LIMITED = '- { role: CRM editor, members: [carl@example.com], companies: [Globex Corporation] }';
+
 /**
  * The visibility table's workspace. One member per reason a member may not see a record, and Vera,
  * who may see everything (the positive control). `later` is the same file after Finn and Carl lose
@@ -62,7 +65,11 @@ projects:
       - { role: Agent, members: [wes@example.com, vera@example.com${finnAgent}] }
       - { role: Viewer, members: [lena@example.com, carl@example.com${finnViewer}] }
     tickets:
-      - { number: 1, summary: Embargoed launch, security_level: Embargo, reporter: lena@example.com, assignee: wes@example.com }
+      - number: 1
+        summary: Embargoed launch
+        security_level: Embargo
+        reporter: lena@example.com
+        assignee: wes@example.com
       - { number: 2, summary: Plain ticket, reporter: wes@example.com }
   - key: HELP
     name: Help desk
@@ -106,7 +113,7 @@ spaces:
         body: "The walrus salary bands, see [[target]]."
         author: wes@example.com
         restrictions: { view: { members: [vera@example.com, wes@example.com] } }
-      - { slug: idea, title: Quokka idea, body: "A quokka draft, see [[target]].", author: wes@example.com, draft: true }
+      - { slug: idea, title: Quokka idea, body: "A quokka draft, [[target]].", author: wes@example.com, draft: true }
   - key: SECRET
     name: Secret space
     read: { members: [vera@example.com, wes@example.com${finnAgent}] }
@@ -116,7 +123,7 @@ spaces:
 crm:
   roles:
     - { role: CRM editor, members: [${crmEditors}] }
-    - { role: CRM viewer, members: [lena@example.com] }${later ? '\n    - { role: CRM editor, members: [carl@example.com], companies: [Globex Corporation] }' : ''}
+    - { role: CRM viewer, members: [lena@example.com] }${later ? `\n    ${CARL_LIMITED}` : ''}
   companies:
     - { name: Acme GmbH }
     - { name: Globex Corporation }

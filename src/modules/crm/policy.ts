@@ -120,15 +120,16 @@ export function companyVisibleSql(access: CrmAccess, column: string): RawBuilder
  * (every CRM permission includes crm:view). The rule crmAccess reads in the process, from the same
  * rows, asked by a statement for whoever a record is carried to.
  */
-export function crmSeesSql(member: MemberSql, company: RawBuilder<string | null> | ReturnType<typeof sql.ref>): RawBuilder<boolean> {
+export function crmSeesSql(member: MemberSql, company: RawBuilder<string | null> | SqlRef): RawBuilder<boolean> {
   return sql<boolean>`(${memberIsAdminSql(member)} or exists (
     select 1 from crm_roles cr join roles r on r.id = cr.role_id
-    where (cr.member_id = ${member} or cr.group_id in (select gm.group_id from group_members gm where gm.member_id = ${member}))
+    where (cr.member_id = ${member}
+           or cr.group_id in (select gm.group_id from group_members gm where gm.member_id = ${member}))
       and (cr.company_id is null or cr.company_id = ${company})
       and r.permissions && ${[...CRM_PERMISSIONS]}::text[]))`;
 }
 
-/** Active members who may see the CRM for a company (null: records with no company), administrators included, by name. */
+/** Active members who may see the CRM for a company (null: records with no company), administrators too, by name. */
 export async function crmMembers(db: Kysely<DB>, companyId: string | null): Promise<{ id: string; name: string }[]> {
   const { rows } = await sql<{ id: string; name: string }>`
     select m.id, m.display_name as name from members m
@@ -137,6 +138,8 @@ export async function crmMembers(db: Kysely<DB>, companyId: string | null): Prom
   `.execute(db);
   return rows;
 }
+
+type SqlRef = ReturnType<typeof sql.ref>;
 
 const CLOSED = 'You may not see the CRM (needs crm:view from a CRM role)';
 

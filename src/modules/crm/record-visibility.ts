@@ -11,20 +11,25 @@ import { crmSeesSql } from './policy.ts';
  * member's roles read by the statement.
  */
 
-/** SQL: interaction `alias` (with its ticket joined) is seen where its company is and, about a ticket, where the ticket is. */
-export const interactionRuleSql = (company: RawBuilder<boolean>, ticket: RawBuilder<boolean>, alias = 'i'): RawBuilder<boolean> =>
-  sql<boolean>`(${company} and (${sql.ref(`${alias}.ticket_id`)} is null or ${ticket}))`;
+/** SQL: interaction `alias` (its ticket joined) is seen where its company is and, about a ticket, where that is. */
+export function interactionRuleSql(company: RawBuilder<boolean>, ticket: RawBuilder<boolean>, alias = 'i') {
+  return sql<boolean>`(${company} and (${sql.ref(`${alias}.ticket_id`)} is null or ${ticket}))`;
+}
 
 // Aliases of their own (vis_…): the statement asking names its rows with the usual short ones.
-const interaction: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from interactions vis_i left join tickets vis_tk on vis_tk.id = vis_i.ticket_id
-    where vis_i.id = ${record}
-      and ${interactionRuleSql(crmSeesSql(member, sql.ref('vis_i.company_id')), ticketVisibleToSql(member, 'vis_tk'), 'vis_i')})`;
+const interaction: RecordVisibility = (member, record) => {
+  const seesCompany = crmSeesSql(member, sql.ref('vis_i.company_id'));
+  const rule = interactionRuleSql(seesCompany, ticketVisibleToSql(member, 'vis_tk'), 'vis_i');
+  return sql<boolean>`exists (select 1 from interactions vis_i left join tickets vis_tk on vis_tk.id = vis_i.ticket_id
+    where vis_i.id = ${record} and ${rule})`;
+};
 
 const contact: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from contacts vis_c where vis_c.id = ${record} and ${crmSeesSql(member, sql.ref('vis_c.company_id'))})`;
+  sql<boolean>`exists (select 1 from contacts vis_c
+    where vis_c.id = ${record} and ${crmSeesSql(member, sql.ref('vis_c.company_id'))})`;
 
 const company: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from companies vis_co where vis_co.id = ${record} and ${crmSeesSql(member, sql.ref('vis_co.id'))})`;
+  sql<boolean>`exists (select 1 from companies vis_co
+    where vis_co.id = ${record} and ${crmSeesSql(member, sql.ref('vis_co.id'))})`;
 
 export const crmVisibility = { interaction, contact, company };

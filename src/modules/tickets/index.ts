@@ -29,7 +29,13 @@ export { searchTickets } from './search.ts';
 
 // Who may see a ticket (in SQL), and what each action on a ticket needs (spec 5.6, as a table).
 export { mayDo, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
-export { readableCommentSql, ticketScope, ticketVisibleToSql, visibleTicketSql, type TicketScope } from './visibility.ts';
+export {
+  readableCommentSql,
+  ticketScope,
+  ticketVisibleToSql,
+  visibleTicketSql,
+  type TicketScope,
+} from './visibility.ts';
 
 // Changing tickets the way the API does (history, notifications, search document included).
 export { transitionInto, type TransitionChoice } from './moves.ts';

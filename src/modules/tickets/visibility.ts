@@ -2,7 +2,13 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
 import type { RecordSql } from '../../core/visibility.ts';
-import { grantedLevelIdsSql, memberIsAdminSql, memberRolesSql, projectsHeldSql, type MemberSql } from '../../policy/ability.ts';
+import {
+  grantedLevelIdsSql,
+  memberIsAdminSql,
+  memberRolesSql,
+  projectsHeldSql,
+  type MemberSql,
+} from '../../policy/ability.ts';
 import { uuidListSql, type Binding } from '../../storage/parameter-binding.ts';
 
 /**
@@ -51,7 +57,8 @@ export function ticketScope(ctx: Context): Promise<TicketScope> {
 }
 
 /** SQL: the ticket under `alias` is in one of `projects` (an array). */
-const inProjectsSql = (projects: RawBuilder<string[]>, alias: string) => sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${projects}))`;
+const inProjectsSql = (projects: RawBuilder<string[]>, alias: string) =>
+  sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${projects}))`;
 
 /** SQL: the ticket under `alias` has no security level, or one of `levels` (an array). */
 function levelAmongSql(levels: RawBuilder<string[]>, alias: string): RawBuilder<boolean> {
@@ -85,12 +92,14 @@ export function visibleTicketSql(scope: TicketScope, alias = 't', binding: Bindi
 export function ticketVisibleToSql(member: MemberSql, alias = 't'): RawBuilder<boolean> {
   const projects = sql<string[]>`array(${projectsHeldSql(member, 'project:view')})`;
   const levels = sql<string[]>`array(${grantedLevelIdsSql(member)})`;
-  return sql<boolean>`(${memberIsAdminSql(member)} or (${inProjectsSql(projects, alias)} and ${levelAmongSql(levels, alias)}))`;
+  const rule = sql<boolean>`(${inProjectsSql(projects, alias)} and ${levelAmongSql(levels, alias)})`;
+  return sql<boolean>`(${memberIsAdminSql(member)} or ${rule})`;
 }
 
 /** SQL: the ticket with id `ticket` (an SQL expression) is one the member under `member` may see now. */
 export function ticketRecordVisibleSql(member: MemberSql, ticket: RecordSql): RawBuilder<boolean> {
-  return sql<boolean>`exists (select 1 from tickets vis_t where vis_t.id = ${ticket} and ${ticketVisibleToSql(member, 'vis_t')})`;
+  return sql<boolean>`exists (select 1 from tickets vis_t
+    where vis_t.id = ${ticket} and ${ticketVisibleToSql(member, 'vis_t')})`;
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */

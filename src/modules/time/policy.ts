@@ -52,10 +52,11 @@ export function refuseUnseenActivity(ctx: Context, activity: { member_id: string
   throw notFound(`Activity ${id}`);
 }
 
-/** refuseUnseenActivity's rule as SQL, for whoever an activity is carried to (the page of what a member's agents did). */
+/** refuseUnseenActivity's rule as SQL, for whoever an activity is carried to (the page of what an agent did). */
 export const activityVisibility: RecordVisibility = (member, record) =>
-  sql<boolean>`exists (select 1 from activities vis_a where vis_a.id = ${record} and (vis_a.member_id = ${member} or ${memberIsAdminSql(member)}
-    or vis_a.project_id in (${projectsHeldSql(member, TIME_POLICY.view_others.needs)})))`;
+  sql<boolean>`exists (select 1 from activities vis_a
+    where vis_a.id = ${record} and (vis_a.member_id = ${member} or ${memberIsAdminSql(member)}
+      or vis_a.project_id in (${projectsHeldSql(member, TIME_POLICY.view_others.needs)})))`;
 
 /** Only the author changes an activity; one in a closed billing phase is locked. */
 export function requireChangeable(ctx: Context, activity: { member_id: string; locked: boolean }, what: string): void {

@@ -29,6 +29,16 @@ const KIND_WORDS: Record<string, string> = {
   ranked: 're-ranked',
 };
 
+/** A history entry the page lists: the member's own change through an agent. */
+interface HistoryRow {
+  at: string;
+  entity_type: string;
+  entity_id: string;
+  kind: string;
+  via: string | null;
+  changes: HistoryChange[];
+}
+
 interface Row {
   at: string;
   via: string | null;
@@ -50,16 +60,20 @@ async function visibleKeys(ctx: Context, ids: readonly string[]): Promise<Map<st
 async function visibleRecords(ctx: Context, records: readonly { type: string; id: string }[]): Promise<Set<string>> {
   if (records.length === 0) return new Set();
   const { rows } = await sql<{ entity_type: string; entity_id: string }>`
-    select a.type as entity_type, a.id as entity_id from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as a(type text, id uuid)
+    select a.type as entity_type, a.id as entity_id
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as a(type text, id uuid)
     where ${recordVisibleSql(visibilities, sql.ref('a.type'), ctx.actor.memberId, sql.ref('a.id'))}
   `.execute(ctx.db);
   return new Set(rows.map((row) => `${row.entity_type}:${row.entity_id}`));
 }
 
-function otherRow(at: string, via: string | null, type: string, kind: string, visible: boolean, changes: HistoryChange[]): Row {
+function otherRow(row: HistoryRow, visible: boolean): Row {
+  const { at, via } = row;
   // a contact, company or interaction the member can no longer see keeps its values to itself too
-  if (!visible) return { at, via, what: html`${type} ${kind} <span class="muted">(one you cannot see now)</span>`, changes: '' };
-  return { at, via, what: `${type} ${kind}`, changes: describeChanges(changes) };
+  const what = html`${row.entity_type} ${row.kind}`;
+  const hidden = html`<span class="muted">(one you cannot see now)</span>`;
+  if (!visible) return { at, via, what: html`${what} ${hidden}`, changes: '' };
+  return { at, via, what, changes: describeChanges(row.changes) };
 }
 
 function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[]): Row {
@@ -98,16 +112,17 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
         .execute(),
     ]);
     const ctx = await readContext(deps, session, request.id, request.log);
-    const others = history.filter((row) => row.entity_type !== 'ticket');
+    const recordOf = (row: HistoryRow) => `${row.entity_type}:${row.entity_id}`;
+    const others = new Map(history.filter((row) => row.entity_type !== 'ticket').map((row) => [recordOf(row), row]));
     const [keys, seen] = await Promise.all([
       visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]),
-      visibleRecords(ctx, [...new Map(others.map((row) => [`${row.entity_type}:${row.entity_id}`, { type: row.entity_type, id: row.entity_id }])).values()]),
+      visibleRecords(ctx, [...others.values()].map((row) => ({ type: row.entity_type, id: row.entity_id }))),
     ]);
     const rows: Row[] = [
       ...history.map((row) =>
         row.entity_type === 'ticket'
           ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes)
-          : otherRow(row.at, row.via, row.entity_type, row.kind, seen.has(`${row.entity_type}:${row.entity_id}`), row.changes),
+          : otherRow(row, seen.has(recordOf(row))),
       ),
       ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) })),
     ]

@@ -39,8 +39,9 @@ function refuse(reply: FastifyReply, status: number, message: string): FastifyRe
 /**
  * GET /events?topic=…: the pages' live updates (issue 17), as server-sent events behind the
  * page log-in. A `change` event says the page's subject changed (no content: the page fetches
- * itself again, as the member); an `unread` event carries the member's new unread count. Events
- * come from every node on the database (notifications/live-events.ts).
+ * itself again, as the member), and only for a ticket the member may see at that moment; an
+ * `unread` event carries the member's new unread count, of what they may see. Events come from
+ * every node on the database (notifications/live-events.ts).
  */
 export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
   const open = new Map<string, number>();
@@ -84,7 +85,10 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
           if (interest === null) raw.write(`event: change\ndata: notifications\n\n`);
         }
         // told only of a ticket the member may see now; a board's change names no ticket at all
-        if (about && now.visible) raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key: topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null })}\n\n`);
+        if (about && now.visible) {
+          const key = topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null;
+          raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key })}\n\n`);
+        }
       }).catch((error: unknown) => request.log.warn({ err: error }, 'a live event could not be checked'));
     };
     const heartbeat = setInterval(() => raw.write(': still here\n\n'), HEARTBEAT_MS);

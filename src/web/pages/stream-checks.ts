@@ -16,6 +16,9 @@ export interface StreamCheck {
   visible: boolean;
 }
 
+/** Asks for one stream's member, and the record its page would be told of (null: none). */
+export type StreamChecker = (memberId: string, about: StreamRecord | null) => Promise<StreamCheck>;
+
 type Waiting = { resolve(check: StreamCheck): void; reject(error: unknown): void };
 type Ask = { memberId: string; record: StreamRecord | null; waiting: Waiting };
 
@@ -26,28 +29,43 @@ type Ask = { memberId: string; record: StreamRecord | null; waiting: Waiting };
  * next turn of the event loop (setImmediate runs after the dispatch's microtasks), so a change
  * seen by 1,000 open pages costs one query, not 1,000 (issue 17's benchmark).
  */
-export function batchedStreamChecks(db: Kysely<DB>): (memberId: string, record: StreamRecord | null) => Promise<StreamCheck> {
+export function batchedStreamChecks(db: Kysely<DB>): StreamChecker {
   let round: Ask[] | null = null;
 
   const read = async (asks: Ask[]) => {
     try {
-      const json = JSON.stringify(asks.map((ask, i) => ({ i, member_id: ask.memberId, entity_type: ask.record?.entityType ?? null, entity_id: ask.record?.entityId ?? null })));
+      const json = JSON.stringify(
+        asks.map(({ memberId, record }, i) => ({
+          i,
+          member_id: memberId,
+          entity_type: record?.entityType,
+          entity_id: record?.entityId,
+        })),
+      );
+      const member = sql.ref('a.member_id');
       const { rows } = await sql<{ i: number; unread: string | number; visible: boolean | null }>`
-        with a as (select * from jsonb_to_recordset(${json}::jsonb) as a(i int, member_id uuid, entity_type text, entity_id uuid)),
-        counts as (select m.member_id, ${unreadCountSql(sql.ref('m.member_id'))} as unread from (select distinct member_id from a) m)
+        with a as (
+          select * from jsonb_to_recordset(${json}::jsonb)
+            as a(i int, member_id uuid, entity_type text, entity_id uuid)),
+        counts as (
+          select m.member_id, ${unreadCountSql(sql.ref('m.member_id'))} as unread
+          from (select distinct member_id from a) m)
         select a.i, c.unread,
           case when a.entity_id is null then false
-               else ${recordVisibleSql(visibilities, sql.ref('a.entity_type'), sql.ref('a.member_id'), sql.ref('a.entity_id'))} end as visible
+               else ${recordVisibleSql(visibilities, sql.ref('a.entity_type'), member, sql.ref('a.entity_id'))}
+          end as visible
         from a join counts c on c.member_id = a.member_id
       `.execute(db);
-      const answers = new Map(rows.map((row) => [row.i, { unread: Number(row.unread), visible: row.visible === true }]));
+      const answers = new Map(
+        rows.map((row) => [row.i, { unread: Number(row.unread), visible: row.visible === true }]),
+      );
       asks.forEach((ask, i) => ask.waiting.resolve(answers.get(i) ?? { unread: 0, visible: false }));
     } catch (error) {
       for (const ask of asks) ask.waiting.reject(error);
     }
   };
 
-  return (memberId, record) =>
+  return (memberId, about) =>
     new Promise<StreamCheck>((resolve, reject) => {
       if (round === null) {
         const asks: Ask[] = [];
@@ -57,6 +75,6 @@ export function batchedStreamChecks(db: Kysely<DB>): (memberId: string, record: 
           void read(asks);
         });
       }
-      round.push({ memberId, record, waiting: { resolve, reject } });
+      round.push({ memberId, record: about, waiting: { resolve, reject } });
     });
 }
