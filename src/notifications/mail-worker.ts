@@ -48,8 +48,8 @@ interface Claimed {
  * (`for update skip locked`, then marked `sending`), so two nodes never claim the same row; each
  * message is then sent and its row marked `sent`, or retried later with backoff, or `failed`
  * after MAX_ATTEMPTS with the reason kept; one about a record its member may no longer see is not
- * sent at all. One message per notification: a crash between sending
- * and marking can repeat it once, after the claim times out — never two nodes at once.
+ * sent at all. One message per notification: a crash between sending and marking can repeat it
+ * once, after the claim times out — never two nodes at once.
  */
 export class MailWorker {
   private readonly options: MailWorkerOptions;

@@ -16,10 +16,10 @@ interface Due {
 
 /**
  * Fires the reminders due by `now` (issue 17: "an assigned follow-up reminds its assignee when it
- * comes due"): each becomes one notification — unless the member may not see its record now,
- * then none — and is marked fired, in one transaction. Claimed
- * with `for update skip locked`, so with several nodes each reminder fires once; state lives in
- * the database, so a reminder due while every node was down fires at the next start.
+ * comes due"): each becomes one notification — none if its member may not see its record now —
+ * and is marked fired, in one transaction. Claimed with `for update skip locked`, so with several
+ * nodes each reminder fires once; state lives in the database, so a reminder due while every node
+ * was down fires at the next start.
  */
 export async function fireDueReminders(db: Kysely<DB>, now: Date, mail: boolean): Promise<number> {
   return db.transaction().execute(async (trx) => {

@@ -114,6 +114,8 @@ export function companyVisibleSql(access: CrmAccess, column: string): RawBuilder
   return sql<boolean>`(${sql.ref(column)} = any(${ids}::uuid[]))`;
 }
 
+type SqlRef = ReturnType<typeof sql.ref>;
+
 /**
  * SQL: the member under `member` may see the CRM for the company under `company` (null: records
  * with no company, which need a role over the whole CRM): an administrator, or a CRM role there
@@ -138,8 +140,6 @@ export async function crmMembers(db: Kysely<DB>, companyId: string | null): Prom
   `.execute(db);
   return rows;
 }
-
-type SqlRef = ReturnType<typeof sql.ref>;
 
 const CLOSED = 'You may not see the CRM (needs crm:view from a CRM role)';
 
