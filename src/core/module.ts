@@ -1,5 +1,6 @@
 import type { Hooks } from './hooks.ts';
 import type { Operation } from './operation.ts';
+import type { Visibilities } from './visibility.ts';
 
 /**
  * A module of the service, as modules/index.ts assembles them: the operations it declares, the
@@ -14,6 +15,8 @@ export interface ModuleDefinition<S = unknown> {
   workspaceSections?: readonly S[];
   /** Implementations of other modules' extension points (core/hooks.ts). */
   hooks?: Partial<Hooks>;
+  /** Who may see its records, by entity type (core/visibility.ts): what notifications, email and live pages ask. */
+  visibility?: Visibilities;
 }
 
 /** All modules' hooks in one object; two modules filling the same extension point is a mistake found at start-up. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { MemberSql } from '../policy/ability.ts';
 import type { DB } from '../storage/schema.ts';
 
 /** One notification to several members: the change, on what, and what a page or an email says of it. */
@@ -9,6 +10,11 @@ export interface NotificationEntry {
   /** `created`, `updated`, `commented`, `assigned`, `mentioned`, `reminder`, … */
   kind: string;
   payload: Record<string, unknown>;
+  /**
+   * SQL: the member may see the record now (its module's RecordVisibility, core/visibility.ts):
+   * a recipient who may not is told nothing.
+   */
+  visibleTo: (member: MemberSql) => RawBuilder<boolean>;
 }
 
 /**
@@ -24,8 +30,9 @@ export async function writeNotifications(db: Kysely<DB>, entry: NotificationEntr
 
 /**
  * The insert writeNotifications makes, to the active members among those `recipients` selects
- * (a query of member ids), as one statement a request may send with its other writes. The
- * payload may be a jsonb expression of that statement (a new ticket's key, numbered by it).
+ * (a query of member ids) who may see the record, as one statement a request may send with its
+ * other writes. The payload may be a jsonb expression of that statement (a new ticket's key,
+ * numbered by it).
  */
 export function notificationsInsert(
   entry: Omit<NotificationEntry, 'memberIds' | 'payload'> & { recipients: RawBuilder<unknown>; payload: Record<string, unknown> | RawBuilder<unknown> },
@@ -36,7 +43,7 @@ export function notificationsInsert(
     insert into notifications (member_id, entity_type, entity_id, kind, payload, email_state)
     select m.id, ${entry.entityType}, ${entry.entityId}::uuid, ${entry.kind}, ${payload},
       case when ${mail} and m.email_notifications and m.email is not null then 'queued' else 'none' end
-    from members m where m.id in (${entry.recipients}) and m.active`;
+    from members m where m.id in (${entry.recipients}) and m.active and ${entry.visibleTo(sql.ref('m.id'))}`;
 }
 
 export interface ReminderEntry {

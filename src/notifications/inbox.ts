@@ -1,4 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { recordVisibleSql } from '../core/visibility.ts';
+import type { MemberSql } from '../policy/ability.ts';
+import { visibilities } from '../modules/index.ts';
 import type { DB } from '../storage/schema.ts';
 import { describeNotification, type NotificationText } from './describe.ts';
 
@@ -13,12 +16,32 @@ export interface InboxEntry extends NotificationText {
   emailError: string | null;
 }
 
+/**
+ * SQL: notification `n` is about a record its member may see now. What was written for a member
+ * who has since lost access to its record is no longer shown, counted or sent (core/visibility.ts).
+ */
+export function shownSql(member: MemberSql = sql.ref('n.member_id')): RawBuilder<boolean> {
+  return recordVisibleSql(visibilities, sql.ref('n.entity_type'), member, sql.ref('n.entity_id'));
+}
+
+/**
+ * SQL: how many unread notifications the member has that the page shows (shownSql's rule). Each
+ * record's visibility is asked once, however many notifications are about it.
+ */
+export function unreadCountSql(member: MemberSql): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(u.unread), 0)::integer from (
+      select n.entity_type, n.entity_id, count(*) as unread from notifications n
+      where n.member_id = ${member} and n.read_at is null group by n.entity_type, n.entity_id offset 0) u
+    where ${recordVisibleSql(visibilities, sql.ref('u.entity_type'), member, sql.ref('u.entity_id'))})`;
+}
+
 /** A member's notifications as their page lists them. */
 export async function inbox(db: Kysely<DB>, memberId: string, publicUrl: string): Promise<InboxEntry[]> {
   const rows = await db
-    .selectFrom('notifications')
+    .selectFrom('notifications as n')
     .select(['id', 'kind', 'entity_type', 'payload', 'created_at', 'read_at', 'email_state', 'email_error'])
     .where('member_id', '=', memberId)
+    .where(shownSql(memberId))
     .orderBy((eb) => eb('read_at', 'is', null), 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id')

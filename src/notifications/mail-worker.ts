@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Log } from '../core/context.ts';
 import type { DB } from '../storage/schema.ts';
 import { describeNotification } from './describe.ts';
+import { shownSql } from './inbox.ts';
 
 /** What sends one message: nodemailer's transport in the service, the same in tests (a real SMTP server). */
 export interface MailTransport {
@@ -27,6 +28,9 @@ const CLAIM_TIMEOUT_SECONDS = 600;
 /** Seconds to wait before attempt `n + 1` after `n` failed: 30 s, 1 min, 2 min, … at most an hour. */
 export const backoffSeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(attempts - 1, 0), 3600);
 
+/** What became of a claimed notification's email. */
+type Outcome = { sent: true } | { withheld: true } | { sent: false; attempts: number; error: string };
+
 interface Claimed {
   id: string;
   kind: string;
@@ -35,14 +39,17 @@ interface Claimed {
   email_attempts: number;
   to_email: string | null;
   to_name: string;
+  /** The member may see the notification's record now (they may have lost access since it was written). */
+  visible: boolean;
 }
 
 /**
  * Sends queued notification emails (ADR 0022). A batch is claimed in its own short transaction
  * (`for update skip locked`, then marked `sending`), so two nodes never claim the same row; each
  * message is then sent and its row marked `sent`, or retried later with backoff, or `failed`
- * after MAX_ATTEMPTS with the reason kept. One message per notification: a crash between sending
- * and marking can repeat it once, after the claim times out — never two nodes at once.
+ * after MAX_ATTEMPTS with the reason kept; one about a record its member may no longer see is not
+ * sent at all. One message per notification: a crash between sending and marking can repeat it
+ * once, after the claim times out — never two nodes at once.
  */
 export class MailWorker {
   private readonly options: MailWorkerOptions;
@@ -63,13 +70,20 @@ export class MailWorker {
         order by created_at
         limit ${BATCH}
         for update skip locked)
-      returning n.id, n.kind, n.entity_type, n.payload, n.email_attempts, m.email as to_email, m.display_name as to_name
+      returning n.id, n.kind, n.entity_type, n.payload, n.email_attempts, m.email as to_email,
+        m.display_name as to_name, ${shownSql()} as visible
     `.execute(this.options.db);
     return rows;
   }
 
-  private async settle(id: string, outcome: { sent: true } | { sent: false; attempts: number; error: string }): Promise<void> {
+  private async settle(id: string, outcome: Outcome): Promise<void> {
     const now = this.options.now();
+    if ('withheld' in outcome) {
+      await sql`update notifications set email_state = 'none', email_next_at = null where id = ${id}`.execute(
+        this.options.db,
+      );
+      return;
+    }
     if (outcome.sent) {
       await sql`update notifications set email_state = 'sent', delivered_at = ${now.toISOString()}::timestamptz, email_error = null where id = ${id}`.execute(this.options.db);
       return;
@@ -86,6 +100,11 @@ export class MailWorker {
   async runOnce(): Promise<number> {
     const batch = await this.claim();
     for (const row of batch) {
+      // what its member may no longer see is not sent (nor shown on their page)
+      if (!row.visible) {
+        await this.settle(row.id, { withheld: true });
+        continue;
+      }
       if (!row.to_email) {
         await this.settle(row.id, { sent: false, attempts: MAX_ATTEMPTS, error: 'the member has no email address' });
         continue;

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { writeNotifications } from '../core/notifications.ts';
+import { recordVisibleSql } from '../core/visibility.ts';
+import { visibilities } from '../modules/index.ts';
 import type { DB } from '../storage/schema.ts';
 
 interface Due {
@@ -14,9 +16,10 @@ interface Due {
 
 /**
  * Fires the reminders due by `now` (an assigned follow-up reminds its assignee when it comes
- * due, ADR 0031): each becomes one notification and is marked fired, in one transaction. Claimed
- * with `for update skip locked`, so with several nodes each reminder fires once; state lives in
- * the database, so a reminder due while every node was down fires at the next start.
+ * due, ADR 0031): each becomes one notification — none if its member may not see its record
+ * now — and is marked fired, in one transaction. Claimed with `for update skip locked`, so with
+ * several nodes each reminder fires once; state lives in the database, so a reminder due while
+ * every node was down fires at the next start.
  */
 export async function fireDueReminders(db: Kysely<DB>, now: Date, mail: boolean): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -36,6 +39,8 @@ export async function fireDueReminders(db: Kysely<DB>, now: Date, mail: boolean)
           entityId: reminder.entity_id,
           kind: 'reminder',
           payload: { ...reminder.payload, reminder: reminder.kind, due_at: reminder.due_at },
+          visibleTo: (member) =>
+            recordVisibleSql(visibilities, reminder.entity_type, member, sql<string>`${reminder.entity_id}::uuid`),
         },
         mail,
       );

@@ -20,15 +20,39 @@ export interface GrantRow {
   permissions: string[];
 }
 
+/** A member as a statement names them: an id, or an SQL expression such as `m.id` or `n.member_id`. */
+export type MemberSql = string | ReturnType<typeof sql.ref> | RawBuilder<string>;
+
+/** SQL: the FROM and WHERE of every role the member holds in a project, directly or through a group (`pr`, `r`). */
+function heldRolesSql(memberId: MemberSql): RawBuilder<unknown> {
+  return sql`from project_roles pr join roles r on r.id = pr.role_id
+    where (pr.member_id = ${memberId}
+           or pr.group_id in (select group_id from group_members where member_id = ${memberId}))`;
+}
+
 /**
  * SQL: every role the member under `memberId` (an id, or an SQL expression such as `m.id`) holds,
  * as one JSON array of GrantRow — so the bearer lookup reads the grants in the same round trip.
  */
-export function grantRowsSql(memberId: string | ReturnType<typeof sql.ref>): RawBuilder<GrantRow[]> {
+export function grantRowsSql(memberId: MemberSql): RawBuilder<GrantRow[]> {
   return sql<GrantRow[]>`coalesce((
     select json_agg(json_build_object('project_id', pr.project_id, 'permissions', r.permissions))
-    from project_roles pr join roles r on r.id = pr.role_id
-    where pr.member_id = ${memberId} or pr.group_id in (select group_id from group_members where member_id = ${memberId})), '[]')`;
+    ${heldRolesSql(memberId)}), '[]')`;
+}
+
+/**
+ * SQL: ids of the projects where the member holds a permission through their roles, read by the
+ * statement itself from the rows the Ability reads (grantRowsSql), for a member who is not the
+ * request's (a notification's recipient). Administrators are the caller's to let through (memberIsAdminSql).
+ */
+export function projectsHeldSql(memberId: MemberSql, permission: Permission): RawBuilder<{ project_id: string }> {
+  return sql<{ project_id: string }>`
+    select pr.project_id ${heldRolesSql(memberId)} and ${permission} = any(r.permissions)`;
+}
+
+/** SQL: whether the member is an installation administrator (who holds every permission, spec 5.6). */
+export function memberIsAdminSql(memberId: MemberSql): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from members am where am.id = ${memberId} and am.is_admin)`;
 }
 
 /**
@@ -36,14 +60,21 @@ export function grantRowsSql(memberId: string | ReturnType<typeof sql.ref>): Raw
  * expression such as `m.id`) — by member, by group, or by a role they hold in the level's project
  * — as one JSON array, so the bearer lookup reads them in the same round trip as the grants.
  */
-export function grantedLevelsSql(memberId: string | ReturnType<typeof sql.ref>): RawBuilder<string[]> {
-  return sql<string[]>`coalesce((
-    select json_agg(distinct g.level_id)
-    from security_level_grants g
+export function grantedLevelsSql(memberId: MemberSql): RawBuilder<string[]> {
+  return sql<string[]>`coalesce((select json_agg(distinct g.level_id) ${levelGrantsSql(memberId)}), '[]')`;
+}
+
+/** SQL: ids of the security levels granted to the member (grantedLevelsSql's, as rows), for any member. */
+export function grantedLevelIdsSql(memberId: MemberSql): RawBuilder<{ level_id: string }> {
+  return sql<{ level_id: string }>`select g.level_id ${levelGrantsSql(memberId)}`;
+}
+
+function levelGrantsSql(memberId: MemberSql): RawBuilder<unknown> {
+  return sql`from security_level_grants g
     join security_levels l on l.id = g.level_id
     where g.member_id = ${memberId}
        or g.group_id in (select group_id from group_members where member_id = ${memberId})
-       or g.role_id in (${memberRolesSql(memberId, sql.ref('l.project_id'))})), '[]')`;
+       or g.role_id in (${memberRolesSql(memberId, sql.ref('l.project_id'))})`;
 }
 
 function grantMap(rows: readonly GrantRow[]): Map<string, Set<Permission>> {
@@ -178,7 +209,10 @@ export class Ability {
 }
 
 /** SQL: ids of the roles a member holds in a project (an id, or an SQL expression such as `l.project_id`), directly or through a group. */
-export function memberRolesSql(memberId: string | ReturnType<typeof sql.ref>, projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>): RawBuilder<{ role_id: string }> {
+export function memberRolesSql(
+  memberId: MemberSql,
+  projectId: string | RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+): RawBuilder<{ role_id: string }> {
   return sql<{ role_id: string }>`
     select pr.role_id from project_roles pr
     where pr.project_id = ${projectId}

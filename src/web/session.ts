@@ -1,9 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-format.ts';
 import type { DB } from '../storage/schema.ts';
 import type { StructureStore } from '../core/structure-cache.ts';
+import { unreadCountSql } from '../notifications/inbox.ts';
+import { PREPARE } from '../storage/prepared.ts';
 import type { LiveEvents } from '../notifications/live-events.ts';
 
 /** Everything the pages need from the service. */
@@ -68,18 +70,13 @@ export async function currentSession(request: FastifyRequest, deps: WebDeps): Pr
   const cookie = request.cookies[cookieName(deps, 'session')];
   if (!cookie) return null;
   const hash = hashSecret(cookie);
+  // prepared: every page asks it, and its count's visibility rules are most of its planning
   const row = await deps.db
     .selectFrom('web_sessions as s')
+    .modifyFront(sql.raw(PREPARE))
     .innerJoin('members as m', 'm.id', 's.member_id')
     .select(['m.id', 'm.display_name', 'm.is_admin'])
-    .select((eb) =>
-      eb
-        .selectFrom('notifications as n')
-        .select((c) => c.fn.countAll<string | number>().as('unread'))
-        .whereRef('n.member_id', '=', 'm.id')
-        .where('n.read_at', 'is', null)
-        .as('unread'),
-    )
+    .select(unreadCountSql(sql.ref('m.id')).as('unread'))
     .where('s.id_hash', '=', hash)
     .where('s.expires_at', '>', deps.now().toISOString())
     .where('m.active', '=', true)

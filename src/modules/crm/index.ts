@@ -2,6 +2,7 @@ import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { ticketDealHook } from './deals.ts';
 import { crmOperations } from './operations.ts';
+import { crmVisibility } from './record-visibility.ts';
 import { crmSection } from './workspace-section.ts';
 
 /**
@@ -13,6 +14,7 @@ export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
   operations: crmOperations,
   workspaceSections: [crmSection],
   hooks: { ticketDeal: ticketDealHook },
+  visibility: crmVisibility,
 };
 
 // Whether the CRM is open to a member at all (the MCP server's instructions name its tools only then).

@@ -11,6 +11,7 @@ import { findInteraction, interactionPage, type InteractionRow } from './interac
 import { isTimeZone, parseMoment } from './moments.ts';
 import { allows, companyVisibleSql, requireCrm, requireOpenCrm, type CrmAccess, type CrmTarget } from './policy.ts';
 import { presentInteraction } from './present.ts';
+import { interactionRuleSql } from './record-visibility.ts';
 import { writeInteraction } from './records.ts';
 import { isUuid } from './repo.ts';
 import { resolveCompany, resolveCrmMember } from './resolve.ts';
@@ -26,7 +27,7 @@ import type { Interaction, InteractionList, ListInteractionsQuery, LogInteractio
 /** SQL: interaction `i` (with its ticket joined as `tk`) is one the member may see. */
 export async function interactionVisibleSql(ctx: Context, access: CrmAccess): Promise<RawBuilder<boolean>> {
   const scope = await ticketScope(ctx);
-  return sql<boolean>`(${companyVisibleSql(access, 'i.company_id')} and (i.ticket_id is null or ${visibleTicketSql(scope, 'tk')}))`;
+  return interactionRuleSql(companyVisibleSql(access, 'i.company_id'), visibleTicketSql(scope, 'tk'));
 }
 
 /** A contact the member may see, named by id in a request field; 404 for any other (spec 4.7). */

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden } from '../../core/errors.ts';
+import { memberIsAdminSql, type MemberSql } from '../../policy/ability.ts';
 import { READ_ONLY_PERMISSIONS, type Permission } from '../../policy/permissions.ts';
 import type { DB } from '../../storage/schema.ts';
 import { crmGrantRows } from './repo.ts';
@@ -111,6 +112,33 @@ export function companyVisibleSql(access: CrmAccess, column: string): RawBuilder
   if (ids === null) return sql<boolean>`true`;
   if (ids.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(${sql.ref(column)} = any(${ids}::uuid[]))`;
+}
+
+type SqlRef = ReturnType<typeof sql.ref>;
+
+/**
+ * SQL: the member under `member` may see the CRM for the company under `company` (null: records
+ * with no company, which need a role over the whole CRM): an administrator, or a CRM role there
+ * (every CRM permission includes crm:view). The rule crmAccess reads in the process, from the same
+ * rows, asked by a statement for whoever a record is carried to.
+ */
+export function crmSeesSql(member: MemberSql, company: RawBuilder<string | null> | SqlRef): RawBuilder<boolean> {
+  return sql<boolean>`(${memberIsAdminSql(member)} or exists (
+    select 1 from crm_roles cr join roles r on r.id = cr.role_id
+    where (cr.member_id = ${member}
+           or cr.group_id in (select gm.group_id from group_members gm where gm.member_id = ${member}))
+      and (cr.company_id is null or cr.company_id = ${company})
+      and r.permissions && ${[...CRM_PERMISSIONS]}::text[]))`;
+}
+
+/** Active members who may see the CRM for a company (null: records with no company), administrators too, by name. */
+export async function crmMembers(db: Kysely<DB>, companyId: string | null): Promise<{ id: string; name: string }[]> {
+  const { rows } = await sql<{ id: string; name: string }>`
+    select m.id, m.display_name as name from members m
+    where m.active and ${crmSeesSql(sql.ref('m.id'), sql<string | null>`${companyId}::uuid`)}
+    order by m.display_name, m.id
+  `.execute(db);
+  return rows;
 }
 
 const CLOSED = 'You may not see the CRM (needs crm:view from a CRM role)';

@@ -29,17 +29,3 @@ export { prefixQuery } from '../../core/search-words.ts';
 export async function lockAddress(db: Kysely<DB>, address: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(7245014, hashtext(${address.trim().toLowerCase()}))`.execute(db);
 }
-
-/** Active members who may see the CRM for a company (null: records with no company), administrators included, by name. */
-export async function crmMembers(db: Kysely<DB>, companyId: string | null): Promise<{ id: string; name: string }[]> {
-  const { rows } = await sql<{ id: string; name: string }>`
-    select m.id, m.display_name as name from members m
-    where m.active and (m.is_admin or exists (
-      select 1 from crm_roles cr join roles r on r.id = cr.role_id
-      where (cr.member_id = m.id or cr.group_id in (select gm.group_id from group_members gm where gm.member_id = m.id))
-        and (cr.company_id is null ${companyId === null ? sql`` : sql`or cr.company_id = ${companyId}`})
-        and r.permissions && array['crm:view', 'crm:edit', 'crm:manage']::text[]))
-    order by m.display_name, m.id
-  `.execute(db);
-  return rows;
-}

@@ -4,8 +4,8 @@ import { candidateList, normalizeName } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import type { Person } from '../../core/shapes.ts';
 import { companyNamesLike, findCompany, type CompanyRow } from './companies-repo.ts';
-import { companyVisibleSql, type CrmAccess } from './policy.ts';
-import { crmMembers, isUuid } from './repo.ts';
+import { companyVisibleSql, crmMembers, type CrmAccess } from './policy.ts';
+import { isUuid } from './repo.ts';
 
 /**
  * Naming CRM records in requests. A company is named by its name or id among those the member

@@ -1,6 +1,7 @@
 import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { ticketOperations } from './operations.ts';
+import { ticketRecordVisibleSql } from './visibility.ts';
 import { ticketsSection } from './workspace-section.ts';
 
 /**
@@ -11,6 +12,7 @@ export const ticketsModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'tickets',
   operations: ticketOperations,
   workspaceSections: [ticketsSection],
+  visibility: { ticket: ticketRecordVisibleSql },
 };
 
 // Extension points modules built on tickets fill in (helpdesk forms, CRM deals).
@@ -27,7 +29,13 @@ export { searchTickets } from './search.ts';
 
 // Who may see a ticket (in SQL), and what each action on a ticket needs (spec 5.6, as a table).
 export { mayDo, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
-export { readableCommentSql, ticketScope, visibleTicketSql, type TicketScope } from './visibility.ts';
+export {
+  readableCommentSql,
+  ticketScope,
+  ticketVisibleToSql,
+  visibleTicketSql,
+  type TicketScope,
+} from './visibility.ts';
 
 // Changing tickets the way the API does (history, notifications, search document included).
 export { transitionInto, type TransitionChoice } from './moves.ts';

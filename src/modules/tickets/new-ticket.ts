@@ -53,7 +53,8 @@ export async function createTicketRow(
     { kind: 'created', changes: [{ field: 'key', from: null, to: null }, ...record.changes] },
   ], { to: key });
   const watchers = [links.watcherId, ...(values.assignee_id ? [values.assignee_id] : [])];
-  const announcements = announcementInserts(ctx, { ticket: { id, key }, watchers, ...record.announcement });
+  const place = { projectId: project.id, securityLevelId: values.security_level_id ?? null };
+  const announcements = announcementInserts(ctx, { ticket: { id, key, place }, watchers, ...record.announcement });
   const writes = [history, ...announcements, ...(links.extra ? [links.extra] : [])];
   const fields = JSON.stringify(links.fields);
   // prepared: a few fixed shapes (no mention, one to eight names, or more; another module's write

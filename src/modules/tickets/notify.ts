@@ -2,13 +2,24 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { notificationsInsert } from '../../core/notifications.ts';
 import { mentionedUsernames } from '../../core/mentions.ts';
+import type { MemberSql } from '../../policy/ability.ts';
+import { ticketRecordVisibleSql, ticketVisibleToSql } from './visibility.ts';
 
 /** Mentions in one text up to which each name is a parameter of its own. */
 const MENTIONS_LISTED = 8;
 
+/** Where a ticket being created is, for the statement that creates it (it cannot read the row it writes). */
+export interface NewTicketPlace {
+  projectId: string;
+  securityLevelId: string | null;
+}
+
 export interface Announcement {
-  /** `key`: the ticket's key, or an expression of the statement that numbers a new ticket (its key is known there only). */
-  ticket: { id: string; key: string | RawBuilder<unknown> };
+  /**
+   * `key`: the ticket's key, or an expression of the statement that numbers a new ticket (its key
+   * is known there only); `place`: where a new ticket is (an existing one is read where it is).
+   */
+  ticket: { id: string; key: string | RawBuilder<unknown>; place?: NewTicketPlace };
   /** `created`, `updated`, `transitioned`, `assigned`, `commented`, `worklog`. */
   kind: string;
   payload: Record<string, unknown>;
@@ -24,15 +35,22 @@ export interface Announcement {
 /**
  * Spec 6: a change is announced to the ticket's watchers except the member, in the same
  * transaction (the notifications table is the outbox a mailer reads). Each person gets one row
- * per change; a mentioned person's row says so. Returns the inserts, for the caller to send with
- * its other writes: the watchers and the mentioned members are read by the inserts themselves,
- * as the statement finds them, so an announcement costs no round trip of its own.
+ * per change; a mentioned person's row says so. Only a member who may see the ticket is told
+ * (a watcher who lost access, a mention of someone outside its project or security level: no
+ * row). Returns the inserts, for the caller to send with its other writes: the watchers, the
+ * mentioned members and what each may see are read by the inserts themselves, as the statement
+ * finds them, so an announcement costs no round trip of its own.
  */
 export function announcementInserts(ctx: Context, announcement: Announcement): RawBuilder<unknown>[] {
   const usernames = announcement.markdown ? mentionedUsernames(announcement.markdown) : [];
   const { key } = announcement.ticket;
   const payload = { by: { id: ctx.actor.memberId, name: ctx.actor.name }, via: ctx.agent.name, ...announcement.payload };
-  const about = { entityType: 'ticket', entityId: announcement.ticket.id };
+  const { id, place } = announcement.ticket;
+  const visibleTo = place
+    ? (member: MemberSql) => sql<boolean>`exists (select 1 from (select ${place.projectId}::uuid as project_id,
+        ${place.securityLevelId}::uuid as security_level_id) vis_t where ${ticketVisibleToSql(member, 'vis_t')})`
+    : (member: MemberSql) => ticketRecordVisibleSql(member, sql<string>`${id}::uuid`);
+  const about = { entityType: 'ticket', entityId: id, visibleTo };
   const payloadOf = (extra: Record<string, unknown>) =>
     typeof key === 'string' ? { key, ...extra } : sql`jsonb_build_object('key', ${key}) || ${JSON.stringify(extra)}::jsonb`;
   // A list the planner can count, so each name is one probe of members_username_key in the generic

@@ -1,7 +1,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
-import { memberRolesSql } from '../../policy/ability.ts';
+import type { RecordSql } from '../../core/visibility.ts';
+import {
+  grantedLevelIdsSql,
+  memberIsAdminSql,
+  memberRolesSql,
+  projectsHeldSql,
+  type MemberSql,
+} from '../../policy/ability.ts';
 import { uuidListSql, type Binding } from '../../storage/parameter-binding.ts';
 
 /**
@@ -49,23 +56,50 @@ export function ticketScope(ctx: Context): Promise<TicketScope> {
   return scope;
 }
 
+/** SQL: the ticket under `alias` is in one of `projects` (an array). */
+const inProjectsSql = (projects: RawBuilder<string[]>, alias: string) =>
+  sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${projects}))`;
+
+/** SQL: the ticket under `alias` has no security level, or one of `levels` (an array). */
+function levelAmongSql(levels: RawBuilder<string[]>, alias: string): RawBuilder<boolean> {
+  const level = sql.ref(`${alias}.security_level_id`);
+  return sql<boolean>`(${level} is null or ${level} = any(${levels}))`;
+}
+
 /** SQL: the ticket under `alias` is in a project the member may see. */
 export function projectVisibleSql(scope: TicketScope, alias = 't', binding: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin || scope.projectIds === null) return sql<boolean>`true`;
-  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} = any(${uuidListSql(scope.projectIds, binding)}))`;
+  return inProjectsSql(uuidListSql(scope.projectIds, binding), alias);
 }
 
 /** SQL: the ticket under `alias` has no security level, or one granted to the member (given as a parameter). */
 export function levelGrantedSql(scope: TicketScope, alias = 't', binding: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
-  const level = sql.ref(`${alias}.security_level_id`);
-  return sql<boolean>`(${level} is null or ${level} = any(${uuidListSql(scope.levelIds, binding)}))`;
+  return levelAmongSql(uuidListSql(scope.levelIds, binding), alias);
 }
 
 /** SQL: the ticket under `alias` is one the member may see. */
 export function visibleTicketSql(scope: TicketScope, alias = 't', binding: Binding = 'planned for'): RawBuilder<boolean> {
   if (scope.isAdmin) return sql<boolean>`true`;
   return sql<boolean>`(${projectVisibleSql(scope, alias, binding)} and ${levelGrantedSql(scope, alias, binding)})`;
+}
+
+/**
+ * SQL: the ticket under `alias` is one the member under `member` may see now: visibleTicketSql's
+ * rule, with the member's projects and levels read by the statement itself, for whoever a change
+ * is carried to (a notification's recipient, an open page's member) rather than the request's member.
+ */
+export function ticketVisibleToSql(member: MemberSql, alias = 't'): RawBuilder<boolean> {
+  const projects = sql<string[]>`array(${projectsHeldSql(member, 'project:view')})`;
+  const levels = sql<string[]>`array(${grantedLevelIdsSql(member)})`;
+  const rule = sql<boolean>`(${inProjectsSql(projects, alias)} and ${levelAmongSql(levels, alias)})`;
+  return sql<boolean>`(${memberIsAdminSql(member)} or ${rule})`;
+}
+
+/** SQL: the ticket with id `ticket` (an SQL expression) is one the member under `member` may see now. */
+export function ticketRecordVisibleSql(member: MemberSql, ticket: RecordSql): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from tickets vis_t
+    where vis_t.id = ${ticket} and ${ticketVisibleToSql(member, 'vis_t')})`;
 }
 
 /** SQL: comment `c` on ticket `t` may be read by the member (a restricted one: they are in its group, or hold its role in the project). */

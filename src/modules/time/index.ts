@@ -1,6 +1,7 @@
 import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { timeOperations } from './operations.ts';
+import { activityVisibility } from './policy.ts';
 import { timeSection } from './workspace-section.ts';
 
 /** The time-tracking module's door: activities (timers and logged time), organizations, billing phases and the hours report. */
@@ -8,4 +9,5 @@ export const timeModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'time',
   operations: timeOperations,
   workspaceSections: [timeSection],
+  visibility: { activity: activityVisibility },
 };

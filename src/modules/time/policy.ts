@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
+import type { RecordVisibility } from '../../core/visibility.ts';
+import { memberIsAdminSql, projectsHeldSql } from '../../policy/ability.ts';
 import type { Permission } from '../../policy/permissions.ts';
 
 /**
@@ -48,6 +51,12 @@ export function refuseUnseenActivity(ctx: Context, activity: { member_id: string
   if (activity.project_id !== null && others.has(activity.project_id)) return;
   throw notFound(`Activity ${id}`);
 }
+
+/** refuseUnseenActivity's rule as SQL, for whoever an activity is carried to (the page of what an agent did). */
+export const activityVisibility: RecordVisibility = (member, record) =>
+  sql<boolean>`exists (select 1 from activities vis_a
+    where vis_a.id = ${record} and (vis_a.member_id = ${member} or ${memberIsAdminSql(member)}
+      or vis_a.project_id in (${projectsHeldSql(member, TIME_POLICY.view_others.needs)})))`;
 
 /** Only the author changes an activity; one in a closed billing phase is locked. */
 export function requireChangeable(ctx: Context, activity: { member_id: string; locked: boolean }, what: string): void {

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { toTimestamp } from '../../core/time.ts';
+import { recordVisibleSql } from '../../core/visibility.ts';
+import { visibilities } from '../../modules/index.ts';
 import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { describeChanges } from '../changes.ts';
@@ -27,6 +29,16 @@ const KIND_WORDS: Record<string, string> = {
   ranked: 're-ranked',
 };
 
+/** A history entry the page lists: the member's own change through an agent. */
+interface HistoryRow {
+  at: string;
+  entity_type: string;
+  entity_id: string;
+  kind: string;
+  via: string | null;
+  changes: HistoryChange[];
+}
+
 interface Row {
   at: string;
   via: string | null;
@@ -42,6 +54,26 @@ async function visibleKeys(ctx: Context, ids: readonly string[]): Promise<Map<st
     select t.id, t.key from tickets t where t.id = any(${[...ids]}::uuid[]) and ${visibleTicketSql(scope)}
   `.execute(ctx.db);
   return new Map(rows.map((row) => [row.id, row.key]));
+}
+
+/** Which of the other records (`type:id`) the member may see now, by each record's module (core/visibility.ts). */
+async function visibleRecords(ctx: Context, records: readonly { type: string; id: string }[]): Promise<Set<string>> {
+  if (records.length === 0) return new Set();
+  const { rows } = await sql<{ entity_type: string; entity_id: string }>`
+    select a.type as entity_type, a.id as entity_id
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as a(type text, id uuid)
+    where ${recordVisibleSql(visibilities, sql.ref('a.type'), ctx.actor.memberId, sql.ref('a.id'))}
+  `.execute(ctx.db);
+  return new Set(rows.map((row) => `${row.entity_type}:${row.entity_id}`));
+}
+
+function otherRow(row: HistoryRow, visible: boolean): Row {
+  const { at, via } = row;
+  // a contact, company or interaction the member can no longer see keeps its values to itself too
+  const what = html`${row.entity_type} ${row.kind}`;
+  const hidden = html`<span class="muted">(one you cannot see now)</span>`;
+  if (!visible) return { at, via, what: html`${what} ${hidden}`, changes: '' };
+  return { at, via, what, changes: describeChanges(row.changes) };
 }
 
 function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[]): Row {
@@ -80,12 +112,17 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
         .execute(),
     ]);
     const ctx = await readContext(deps, session, request.id, request.log);
-    const keys = await visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]);
+    const recordOf = (row: HistoryRow) => `${row.entity_type}:${row.entity_id}`;
+    const others = new Map(history.filter((row) => row.entity_type !== 'ticket').map((row) => [recordOf(row), row]));
+    const [keys, seen] = await Promise.all([
+      visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]),
+      visibleRecords(ctx, [...others.values()].map((row) => ({ type: row.entity_type, id: row.entity_id }))),
+    ]);
     const rows: Row[] = [
       ...history.map((row) =>
         row.entity_type === 'ticket'
           ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes)
-          : { at: row.at, via: row.via, what: `${row.entity_type} ${row.kind}`, changes: describeChanges(row.changes) },
+          : otherRow(row, seen.has(recordOf(row))),
       ),
       ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) })),
     ]

@@ -6,7 +6,7 @@ import type { ChangeEvent } from '../../notifications/live-events.ts';
 import { requireModuleOn } from '../module-switch.ts';
 import { readContext } from '../read-context.ts';
 import { currentSession, type Session, type PagesDeps, type WebDeps } from '../session.ts';
-import { batchedUnreadCounts } from './unread-counts.ts';
+import { batchedStreamChecks } from './stream-checks.ts';
 
 /** Open streams one member may hold (tabs); one more is refused so a runaway page cannot hold the node's connections. */
 export const STREAMS_PER_MEMBER = 20;
@@ -41,12 +41,13 @@ function refuse(reply: FastifyReply, status: number, message: string): FastifyRe
 /**
  * GET /events?topic=…: the pages' live updates (ADR 0022), as server-sent events behind the
  * page log-in. A `change` event says the page's subject changed (no content: the page fetches
- * itself again, as the member); an `unread` event carries the member's new unread count. Events
- * come from every node on the database (notifications/live-events.ts).
+ * itself again, as the member), and only for a ticket the member may see at that moment; an
+ * `unread` event carries the member's new unread count, of what they may see. Events come from
+ * every node on the database (notifications/live-events.ts).
  */
 export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
   const open = new Map<string, number>();
-  const unreadCount = batchedUnreadCounts(deps.db);
+  const check = batchedStreamChecks(deps.db);
 
   app.get('/events', { config: { stream: true } }, async (request, reply) => {
     const session = await currentSession(request, deps);
@@ -77,17 +78,21 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
 
     let checking = Promise.resolve();
     const onEvent = (event: ChangeEvent) => {
-      // one check at a time per stream, in order; the streams share one grouped count per change
+      // one check at a time per stream, in order; the streams share one query per change
       checking = checking.then(async () => {
         if (raw.destroyed) return;
-        const count = await unreadCount(session.memberId);
-        if (count !== unread) {
-          unread = count;
-          raw.write(`event: unread\ndata: ${count}\n\n`);
+        const about = interest?.(event) ? { entityType: event.entityType, entityId: event.entityId } : null;
+        const now = await check(session.memberId, about);
+        if (now.unread !== unread) {
+          unread = now.unread;
+          raw.write(`event: unread\ndata: ${now.unread}\n\n`);
           if (interest === null) raw.write(`event: change\ndata: notifications\n\n`);
         }
-        // a board's change names no ticket: it may be one behind a security level the member is not in
-        if (interest?.(event)) raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key: topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null })}\n\n`);
+        // told only of a ticket the member may see now; a board's change names no ticket at all
+        if (about && now.visible) {
+          const key = topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null;
+          raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key })}\n\n`);
+        }
       }).catch((error: unknown) => request.log.warn({ err: error }, 'a live event could not be checked'));
     };
     const heartbeat = setInterval(() => raw.write(': still here\n\n'), HEARTBEAT_MS);
