@@ -166,6 +166,16 @@ class SessionChannels {
   }
 }
 
+/**
+ * Destroys a handle and ends its pool. Kysely ends the pool only through a driver it has used,
+ * and statements may have reached the pool another way (the checks at open, the migrations'
+ * handle in migrate.ts): its idle connections would otherwise stay open until they time out.
+ */
+async function closeKysely(db: Kysely<DB> | null, pool: pg.Pool | null): Promise<void> {
+  await db?.destroy();
+  if (pool && !pool.ending) await pool.end();
+}
+
 /** A pool on PostgreSQL, with a listener for the 'error' a connection the server ends emits. */
 function postgresPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({ ...config, types: pgTypes });
@@ -189,18 +199,13 @@ const LISTEN_NEEDS_DIRECT_URL =
  * prepared on one session to another (`prepared statement … does not exist`).
  */
 async function statementNaming(target: PostgresTarget): Promise<StatementNaming> {
-  if ((target.pooler ?? 'none') === 'none') {
-    if (await sharesSessions(target.url)) {
-      throw new ConfigError(
-        'DATABASE_URL: goes through a connection pooler in transaction mode (two connections were served by one PostgreSQL session); set DATABASE_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL itself for live updates and migrations',
-      );
-    }
-    return 'named';
+  if ((target.pooler ?? 'none') !== 'none') return (await keepsPreparedStatements(target.url)) ? 'pooler' : 'unnamed';
+  if (await sharesSessions(target.url)) {
+    throw new ConfigError(
+      'DATABASE_URL: goes through a connection pooler in transaction mode (two connections were served by one PostgreSQL session); set DATABASE_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL itself for live updates and migrations',
+    );
   }
-  if (target.directUrl && (await sharesSessions(target.directUrl))) {
-    throw new ConfigError('DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too; point it at PostgreSQL itself');
-  }
-  return (await keepsPreparedStatements(target.url)) ? 'pooler' : 'unnamed';
+  return 'named';
 }
 
 /** Why the sessions' settings are not the service's, and what to do about it. */
@@ -218,19 +223,30 @@ function settingsProblem(target: PostgresTarget, facts: SessionFacts): string {
 
 async function openPostgres(target: PostgresTarget): Promise<Database> {
   const pooled = (target.pooler ?? 'none') !== 'none';
-  const statements = await statementNaming(target);
-  // A pooler cannot pass startup options on to the sessions it shares (session-settings.ts).
-  const pool = postgresPool({ connectionString: target.url, max: target.poolSize ?? 10, ...(pooled ? {} : { options: STARTUP_OPTIONS }) });
-  const queries: QueryCounter = { count: 0 };
-  const db = openKysely(preparingPool(pool, queries, statements));
   const directPool = pooled && target.directUrl ? postgresPool({ connectionString: target.directUrl, max: 1, options: STARTUP_OPTIONS }) : null;
   const direct = directPool ? openKysely(directPool) : null;
+  let db: Kysely<DB> | null = null;
+  let pooling: pg.Pool | null = null;
   const close = async () => {
-    await db.destroy();
-    await direct?.destroy();
+    await closeKysely(db, pooling);
+    await closeKysely(direct, directPool);
   };
+  const queries: QueryCounter = { count: 0 };
+  let pool: pg.Pool;
+  let statements: StatementNaming;
   try {
-    if (directPool) await ensureRoleDefaults((text) => directPool.query(text));
+    if (directPool) {
+      if (await sharesSessions(target.directUrl!)) {
+        throw new ConfigError('DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too; point it at PostgreSQL itself');
+      }
+      // before this node opens anything through the pooler, so that the sessions it opens start with them
+      await ensureRoleDefaults((text) => directPool.query(text));
+    }
+    statements = await statementNaming(target);
+    // A pooler cannot pass startup options on to the sessions it shares (session-settings.ts).
+    pool = postgresPool({ connectionString: target.url, max: target.poolSize ?? 10, ...(pooled ? {} : { options: STARTUP_OPTIONS }) });
+    pooling = preparingPool(pool, queries, statements);
+    db = openKysely(pooling);
     const facts = await sessionFacts((text) => pool.query(text));
     if (facts.amiss.length > 0) throw new ConfigError(settingsProblem(target, facts));
   } catch (error) {
