@@ -43,6 +43,7 @@ async function hasWorkspace(db: Kysely<DB>): Promise<boolean> {
  */
 export async function runDatabaseCommand(config: Config, command: DatabaseCommand, args: string[], io: CommandIo): Promise<string> {
   if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
+  if (config.databaseDirectUrl !== null) await checkPostgres(config.databaseDirectUrl, 'DATABASE_DIRECT_URL');
   // Checked before opening: opening an embedded database creates its folder.
   if (config.databaseUrl === null && !command.createsWorkspace && !pgliteDatabaseIn(config.dataDir)) {
     throw noWorkspace(config, command);

@@ -11,9 +11,9 @@ export interface MigrationReport {
 const MIGRATION_LOCK = 7_245_000;
 
 /**
- * Kysely's own migration lock is session-level (`pg_advisory_lock`, then the transaction): through
- * a pooler in transaction mode the lock, the migrations and the unlock could each reach another
- * session, leaving the lock held on one the pooler keeps, and the next start waiting on it. Here
+ * Kysely's own migration lock is session-level, taken before the transaction and released after
+ * it: through a pooler in transaction mode the lock, the migrations and the unlock could each
+ * reach another session, leaving the lock held on one the pooler keeps, and the next start waiting on it. Here
  * the lock opens the transaction and is taken inside it, so it ends with the transaction on
  * whichever connection runs them. A migration that fails rolls every one of the run back.
  */
