@@ -36,7 +36,11 @@ const { values: args } = parseArgs({
     'pgbouncer-prepared': { type: 'string' },
   },
 });
-const settings: LoadSettings = { duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections) };
+const settings: LoadSettings = {
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
+  connections: Number(args.connections),
+};
 const rounds = Number(args.rounds);
 
 /** A ticket, a filtered list, a comment and a create: the read and write paths of the CPU table. */
@@ -64,7 +68,9 @@ interface Measured {
 
 if (!(await postgresAnswers())) throw new Error('PostgreSQL at 127.0.0.1:5432 does not answer');
 const all = await loadScenarios();
-const scenarios = readsFirst(args.only ? scenariosNamed(all, args.only) : all.filter((s) => PATHS.some((matches) => matches(s.name))));
+const scenarios = readsFirst(
+  args.only ? scenariosNamed(all, args.only) : all.filter((s) => PATHS.some((matches) => matches(s.name))),
+);
 
 const database = await postgresTarget();
 const direct = (database.target as Extract<DatabaseTarget, { engine: 'postgres' }>).url;
@@ -76,21 +82,38 @@ try {
   console.error(`seeding ${args.tickets} tickets`);
   const seeded = await seedTarget(database, { BENCH_TICKETS: args.tickets });
 
-  const through = (bouncer: PgBouncer): DatabaseTarget => ({ engine: 'postgres', url: `${bouncer.url}${name}`, pooler: 'transaction', directUrl: direct });
+  const through = (bouncer: PgBouncer): DatabaseTarget => ({
+    engine: 'postgres',
+    url: `${bouncer.url}${name}`,
+    pooler: 'transaction',
+    directUrl: direct,
+  });
   const setups: Setup[] = [
     { label: 'direct, named', target: database.target, bouncer: null },
-    { label: 'direct, unnamed', target: { engine: 'postgres', url: direct, pooler: 'transaction', directUrl: direct }, bouncer: null },
+    {
+      label: 'direct, unnamed',
+      target: { engine: 'postgres', url: direct, pooler: 'transaction', directUrl: direct },
+      bouncer: null,
+    },
   ];
   const passing = await startPgBouncer(args.pgbouncer, 0);
   bouncers.push(passing);
   setups.push({ label: `PgBouncer ${passing.version}, unnamed`, target: through(passing), bouncer: passing });
-  const preparedBin = args['pgbouncer-prepared'] ?? (keepsPrepared(pgbouncerVersion(args.pgbouncer)) ? args.pgbouncer : null);
+  const preparedBin =
+    args['pgbouncer-prepared'] ?? (keepsPrepared(pgbouncerVersion(args.pgbouncer)) ? args.pgbouncer : null);
   if (preparedBin !== null) {
     const keeping = await startPgBouncer(preparedBin, 200);
     bouncers.push(keeping);
-    setups.push({ label: `PgBouncer ${keeping.version}, named (max_prepared_statements)`, target: through(keeping), bouncer: keeping });
+    setups.push({
+      label: `PgBouncer ${keeping.version}, named (max_prepared_statements)`,
+      target: through(keeping),
+      bouncer: keeping,
+    });
   } else {
-    notes.push(`PgBouncer ${passing.version} cannot keep prepared statements (1.21 and later can): give --pgbouncer-prepared a later build to measure that setting too.`);
+    notes.push(
+      `PgBouncer ${passing.version} cannot keep prepared statements (1.21 and later can): ` +
+        'give --pgbouncer-prepared a later build to measure that setting too.',
+    );
   }
 
   for (const setup of setups) {
@@ -98,7 +121,13 @@ try {
     const opened = await openDatabase(setup.target);
     setup.label += opened.statements === 'named' ? '' : ` [${opened.statements}]`;
     await opened.close();
-    services.push({ setup, child: await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(setup.target), JSON.stringify(seeded.env)]) });
+    services.push({
+      setup,
+      child: await startChild<{ url: string; env: BenchEnv }>(SERVICE, [
+        JSON.stringify(setup.target),
+        JSON.stringify(seeded.env),
+      ]),
+    });
   }
 
   const results = new Map<string, Measured[]>();
@@ -106,9 +135,14 @@ try {
     const { url, env } = service.child.ready;
     const request = scenario.request(env);
     if (settings.warmup > 0) await load(url, request, env.token, { ...settings, duration: settings.warmup, warmup: 0 });
-    const before = { service: cpuMsOf(service.child.pid), database: postgresCpuMs(), bouncer: service.setup.bouncer ? cpuMsOf(service.setup.bouncer.pid) : null };
+    const before = {
+      service: cpuMsOf(service.child.pid),
+      database: postgresCpuMs(),
+      bouncer: service.setup.bouncer ? cpuMsOf(service.setup.bouncer.pid) : null,
+    };
     const figures = await load(url, request, env.token, { ...settings, warmup: 0 });
-    const perRequest = (after: number | null, start: number | null) => (after === null || start === null ? null : (after - start) / figures.requests);
+    const perRequest = (after: number | null, start: number | null) =>
+      after === null || start === null ? null : (after - start) / figures.requests;
     const key = `${scenario.name}\u0000${service.setup.label}`;
     results.set(key, [
       ...(results.get(key) ?? []),
@@ -140,20 +174,42 @@ try {
   };
   const host = machine();
   console.log(
-    `Through a pooler: ${host.cpus} CPUs (${host.cpuModel}), Node.js ${process.version}, load average ${host.loadAverage}; ${args.tickets} tickets; ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s after ${settings.warmup} s of warm-up; each node's pool 10 connections, each PgBouncer's pool 10 server connections. PostgreSQL's CPU is every postgres process on the machine.`,
+    `Through a pooler: ${host.cpus} CPUs (${host.cpuModel}), Node.js ${process.version}, ` +
+      `load average ${host.loadAverage}; ${args.tickets} tickets; ${settings.connections} connections, ` +
+      `${rounds} rounds of ${settings.duration} s after ${settings.warmup} s of warm-up; each node's pool ` +
+      "10 connections, each PgBouncer's pool 10 server connections. PostgreSQL's CPU is every postgres " +
+      'process on the machine.',
   );
   const nodeNote = unclaimedNodeNote();
   if (nodeNote) console.log(nodeNote);
   for (const note of notes) console.log(note);
   console.log('');
-  console.log('| Request | Reaching PostgreSQL | Answered a second | p99 ms | Service ms | PostgreSQL ms | PgBouncer ms | Failed |');
+  console.log(
+    '| Request | Reaching PostgreSQL | Answered a second | p99 ms | Service ms | PostgreSQL ms | PgBouncer ms ' +
+      '| Failed |',
+  );
   console.log('|---|---|--:|--:|--:|--:|--:|--:|');
   for (const scenario of scenarios) {
     for (const { setup } of services) {
       const measured = results.get(`${scenario.name}\u0000${setup.label}`) ?? [];
       const failed = measured.reduce((sum, m) => sum + m.failures, 0);
       console.log(
-        `| ${scenario.name} | ${setup.label} | ${spread(measured.map((m) => m.requestsPerSecond), 0)} | ${spread(measured.map((m) => m.p99Ms), 0)} | ${spread(measured.map((m) => m.serviceMs), 2)} | ${spread(measured.map((m) => m.databaseMs), 2)} | ${spread(measured.map((m) => m.bouncerMs), 2)} | ${failed} |`,
+        `| ${scenario.name} | ${setup.label} | ${spread(
+          measured.map((m) => m.requestsPerSecond),
+          0,
+        )} | ${spread(
+          measured.map((m) => m.p99Ms),
+          0,
+        )} | ${spread(
+          measured.map((m) => m.serviceMs),
+          2,
+        )} | ${spread(
+          measured.map((m) => m.databaseMs),
+          2,
+        )} | ${spread(
+          measured.map((m) => m.bouncerMs),
+          2,
+        )} | ${failed} |`,
       );
     }
   }

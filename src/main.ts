@@ -8,7 +8,9 @@ import { prepareWorkspace } from './workspace/bootstrap.ts';
 
 const STATEMENTS_NOTE = {
   pooler: 'through a pooler that keeps prepared statements: hot statements stay prepared',
-  unnamed: 'through a pooler that does not keep prepared statements: every statement is planned at each run (PgBouncer 1.21 and later keeps them with max_prepared_statements)',
+  unnamed:
+    'through a pooler that does not keep prepared statements: every statement is planned at each run ' +
+    '(PgBouncer 1.21 and later keeps them with max_prepared_statements)',
 } as const;
 
 /** Extras `atrium serve` adds: the CLI's control socket, opened once the app is built, closed first. */
@@ -31,7 +33,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const { created } = await prepareWorkspace(database.db, { demo: config.demo });
     const app = await buildApp({ config, database });
     if (database.listenProblem) app.log.warn({ reason: database.listenProblem }, 'live updates are off on this node');
-    if (database.statements !== 'named') app.log.info({ statements: database.statements }, STATEMENTS_NOTE[database.statements]);
+    const { statements } = database;
+    if (statements !== 'named') app.log.info({ statements }, STATEMENTS_NOTE[statements]);
     let control: { close(): Promise<void> } | null = null;
     let address: string;
     try {

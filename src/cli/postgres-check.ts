@@ -63,7 +63,7 @@ export function postgresProblem(error: unknown, url: string, variable = 'DATABAS
   }
 }
 
-/** Connects once before anything else, so that a wrong DATABASE_URL (or DATABASE_DIRECT_URL) is one line saying what to do. */
+/** Connects once before anything else, so that a wrong DATABASE_URL (or DIRECT_URL) is one line saying what to do. */
 export async function checkPostgres(url: string, variable = 'DATABASE_URL'): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_SECONDS * 1000 });
   client.on('error', () => {}); // a connection lost after the check is not this check's business

@@ -1,7 +1,10 @@
 import net from 'node:net';
 import path from 'node:path';
 
-/** How DATABASE_URL reaches PostgreSQL: directly (or through a pooler in session mode), or through one in transaction mode. */
+/**
+ * How DATABASE_URL reaches PostgreSQL: directly (or through a pooler in session mode), or through a
+ * pooler in transaction mode.
+ */
 export type DatabasePooler = 'none' | 'transaction';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -82,17 +85,25 @@ function readDatabaseUrl(env: Env, name = 'DATABASE_URL'): string | null {
 
 const POOLERS: readonly DatabasePooler[] = ['none', 'transaction'];
 
-function readPooler(env: Env, databaseUrl: string | null): { databasePooler: DatabasePooler; databaseDirectUrl: string | null } {
+type PoolerSettings = Pick<Config, 'databasePooler' | 'databaseDirectUrl'>;
+
+function readPooler(env: Env, databaseUrl: string | null): PoolerSettings {
   const raw = env.DATABASE_POOLER?.trim().toLowerCase() || 'none';
   if (!(POOLERS as readonly string[]).includes(raw)) {
-    throw new ConfigError(`DATABASE_POOLER: "${raw}" is not one of ${POOLERS.join(', ')} (transaction: DATABASE_URL goes through a pooler in transaction mode)`);
+    throw new ConfigError(
+      `DATABASE_POOLER: "${raw}" is not one of ${POOLERS.join(', ')} ` +
+        '(transaction: DATABASE_URL goes through a pooler in transaction mode)',
+    );
   }
   const databaseDirectUrl = readDatabaseUrl(env, 'DATABASE_DIRECT_URL');
   if (databaseUrl === null && (raw !== 'none' || databaseDirectUrl !== null)) {
-    throw new ConfigError(`${raw !== 'none' ? 'DATABASE_POOLER' : 'DATABASE_DIRECT_URL'}: set DATABASE_URL too (they describe how it reaches PostgreSQL)`);
+    const variable = raw !== 'none' ? 'DATABASE_POOLER' : 'DATABASE_DIRECT_URL';
+    throw new ConfigError(`${variable}: set DATABASE_URL too (they describe how it reaches PostgreSQL)`);
   }
   if (raw === 'none' && databaseDirectUrl !== null) {
-    throw new ConfigError('DATABASE_DIRECT_URL: set DATABASE_POOLER=transaction too; without a pooler DATABASE_URL is already direct');
+    throw new ConfigError(
+      'DATABASE_DIRECT_URL: set DATABASE_POOLER=transaction too; without a pooler DATABASE_URL is already direct',
+    );
   }
   return { databasePooler: raw as DatabasePooler, databaseDirectUrl };
 }

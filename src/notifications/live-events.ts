@@ -58,7 +58,8 @@ export class LiveEvents {
    * subscriber tries again).
    */
   get problem(): string | null {
-    return this.database.listenProblem ?? (this.failed ? 'the last attempt to LISTEN for changes failed; the next page that opens tries again' : null);
+    if (this.database.listenProblem) return this.database.listenProblem;
+    return this.failed ? 'the last attempt to LISTEN for changes failed; the next page that opens tries again' : null;
   }
 
   private failed = false;
@@ -83,7 +84,10 @@ export class LiveEvents {
     return started;
   }
 
-  /** Resolves once this node hears events (a listener that must not miss the next change waits for it); rejects when it cannot. */
+  /**
+   * Resolves once this node hears events (a listener that must not miss the next change waits for
+   * it); rejects when it cannot.
+   */
   async ready(): Promise<void> {
     await this.stopListening;
   }

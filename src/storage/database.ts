@@ -13,7 +13,8 @@ import { migrateThrough } from './migrate.ts';
 import { keepsPreparedStatements, sharesSessions } from './pooler-probe.ts';
 import { preparingPool, type QueryCounter, type StatementNaming } from './prepared.ts';
 import type { DB } from './schema.ts';
-import { ensureRoleDefaults, roleDefaultsSql, sessionFacts, STARTUP_OPTIONS, type SessionFacts } from './session-settings.ts';
+import { ensureRoleDefaults, roleDefaultsSql, sessionFacts, STARTUP_OPTIONS } from './session-settings.ts';
+import type { SessionFacts } from './session-settings.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -191,7 +192,8 @@ function postgresPool(config: pg.PoolConfig): pg.Pool {
 type PostgresTarget = Extract<DatabaseTarget, { engine: 'postgres' }>;
 
 const LISTEN_NEEDS_DIRECT_URL =
-  'DATABASE_POOLER=transaction without DATABASE_DIRECT_URL: LISTEN needs a session of its own, which a pooler in transaction mode does not keep, so live updates of open pages are off on this node';
+  'DATABASE_POOLER=transaction without DATABASE_DIRECT_URL: LISTEN needs a session of its own, which a pooler ' +
+  'in transaction mode does not keep, so live updates of open pages are off on this node';
 
 /**
  * How this node's statements are named, after checking that DATABASE_URL is what DATABASE_POOLER
@@ -199,10 +201,14 @@ const LISTEN_NEEDS_DIRECT_URL =
  * prepared on one session to another (`prepared statement … does not exist`).
  */
 async function statementNaming(target: PostgresTarget): Promise<StatementNaming> {
-  if ((target.pooler ?? 'none') !== 'none') return (await keepsPreparedStatements(target.url)) ? 'pooler' : 'unnamed';
+  if ((target.pooler ?? 'none') !== 'none') {
+    return (await keepsPreparedStatements(target.url)) ? 'pooler' : 'unnamed';
+  }
   if (await sharesSessions(target.url)) {
     throw new ConfigError(
-      'DATABASE_URL: goes through a connection pooler in transaction mode (two connections were served by one PostgreSQL session); set DATABASE_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL itself for live updates and migrations',
+      'DATABASE_URL: goes through a connection pooler in transaction mode (two connections were served by one ' +
+        'PostgreSQL session); set DATABASE_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL itself for ' +
+        'live updates and migrations',
     );
   }
   return 'named';
@@ -212,18 +218,28 @@ async function statementNaming(target: PostgresTarget): Promise<StatementNaming>
 function settingsProblem(target: PostgresTarget, facts: SessionFacts): string {
   const found = facts.amiss.join(', ');
   if ((target.pooler ?? 'none') === 'none') {
-    return `DATABASE_URL: its sessions do not run with the settings Atrium gives them as startup options (${found}): something between the service and PostgreSQL drops them; behind a connection pooler, set DATABASE_POOLER=transaction`;
+    return (
+      `DATABASE_URL: its sessions do not run with the settings Atrium gives them as startup options (${found}): ` +
+      'something between the service and PostgreSQL drops them; behind a connection pooler, ' +
+      'set DATABASE_POOLER=transaction'
+    );
   }
   const statements = roleDefaultsSql(facts.user, facts.database).join('; ');
   const how = target.directUrl
-    ? 'the pooler connects as another role or database than DATABASE_DIRECT_URL, or opened these sessions before the defaults were set'
+    ? 'the pooler connects as another role or database than DATABASE_DIRECT_URL, or opened these sessions ' +
+      'before the defaults were set'
     : 'set them once, or set DATABASE_DIRECT_URL and Atrium sets them at start';
-  return `DATABASE_URL: the pooler's sessions do not run with Atrium's settings (${found}); behind a pooler they come from the role's defaults in the database (${how}): ${statements}; then have the pooler open new sessions (PgBouncer: RECONNECT on its console)`;
+  return (
+    `DATABASE_URL: the pooler's sessions do not run with Atrium's settings (${found}); behind a pooler they come ` +
+    `from the role's defaults in the database (${how}): ${statements}; then have the pooler open new sessions ` +
+    '(PgBouncer: RECONNECT on its console)'
+  );
 }
 
 async function openPostgres(target: PostgresTarget): Promise<Database> {
   const pooled = (target.pooler ?? 'none') !== 'none';
-  const directPool = pooled && target.directUrl ? postgresPool({ connectionString: target.directUrl, max: 1, options: STARTUP_OPTIONS }) : null;
+  const directUrl = pooled ? (target.directUrl ?? null) : null;
+  const directPool = directUrl ? postgresPool({ connectionString: directUrl, max: 1, options: STARTUP_OPTIONS }) : null;
   const direct = directPool ? openKysely(directPool) : null;
   let db: Kysely<DB> | null = null;
   let pooling: pg.Pool | null = null;
@@ -236,15 +252,19 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
   let statements: StatementNaming;
   try {
     if (directPool) {
-      if (await sharesSessions(target.directUrl!)) {
-        throw new ConfigError('DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too; point it at PostgreSQL itself');
+      if (await sharesSessions(directUrl!)) {
+        throw new ConfigError(
+          'DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too; ' +
+            'point it at PostgreSQL itself',
+        );
       }
       // before this node opens anything through the pooler, so that the sessions it opens start with them
       await ensureRoleDefaults((text) => directPool.query(text));
     }
     statements = await statementNaming(target);
     // A pooler cannot pass startup options on to the sessions it shares (session-settings.ts).
-    pool = postgresPool({ connectionString: target.url, max: target.poolSize ?? 10, ...(pooled ? {} : { options: STARTUP_OPTIONS }) });
+    const options = pooled ? {} : { options: STARTUP_OPTIONS };
+    pool = postgresPool({ connectionString: target.url, max: target.poolSize ?? 10, ...options });
     pooling = preparingPool(pool, queries, statements);
     db = openKysely(pooling);
     const facts = await sessionFacts((text) => pool.query(text));
@@ -252,8 +272,12 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
   } catch (error) {
     await close();
     // PgBouncer refuses the startup options unless told to ignore them (which then leaves them unset)
-    if (/unsupported startup parameter/i.test((error as Error).message ?? '')) {
-      throw new ConfigError(`DATABASE_URL: a connection pooler refuses Atrium's startup options (${(error as Error).message}); set DATABASE_POOLER=transaction`);
+    const message = (error as Error).message ?? '';
+    if (/unsupported startup parameter/i.test(message)) {
+      throw new ConfigError(
+        `DATABASE_URL: a connection pooler refuses Atrium's startup options (${message}); ` +
+          'set DATABASE_POOLER=transaction',
+      );
     }
     throw error;
   }
@@ -266,7 +290,10 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
     statements,
     listenProblem: listenUrl === null ? LISTEN_NEEDS_DIRECT_URL : null,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen: (channel, onMessage) => (listenUrl === null ? Promise.reject(new Error(LISTEN_NEEDS_DIRECT_URL)) : listenOnPostgres(listenUrl, channel, onMessage)),
+    listen: (channel, onMessage) => {
+      if (listenUrl === null) return Promise.reject(new Error(LISTEN_NEEDS_DIRECT_URL));
+      return listenOnPostgres(listenUrl, channel, onMessage);
+    },
     pglite: null,
     maintain: null,
     close,

@@ -33,7 +33,10 @@ export async function sessionFacts(query: Query): Promise<SessionFacts> {
   const columns = NAMES.map((name, i) => `current_setting('${name}') as s${i}`).join(', ');
   const { rows } = await query(`select current_user as "user", current_database() as database, ${columns}`);
   const row = rows[0]!;
-  const amiss = NAMES.flatMap((name, i) => (row[`s${i}`] === SESSION_SETTINGS[name] ? [] : [`${name}=${String(row[`s${i}`])}`]));
+  const amiss = NAMES.flatMap((name, i) => {
+    const value = String(row[`s${i}`]);
+    return value === SESSION_SETTINGS[name] ? [] : [`${name}=${value}`];
+  });
   return { user: String(row.user), database: String(row.database), amiss };
 }
 
@@ -41,7 +44,10 @@ export async function sessionFacts(query: Query): Promise<SessionFacts> {
 export function roleDefaultsSql(user: string, database: string): string[] {
   const role = pg.escapeIdentifier(user);
   const where = pg.escapeIdentifier(database);
-  return NAMES.map((name) => `alter role ${role} in database ${where} set ${name} = ${pg.escapeLiteral(SESSION_SETTINGS[name])}`);
+  return NAMES.map((name) => {
+    const value = pg.escapeLiteral(SESSION_SETTINGS[name]);
+    return `alter role ${role} in database ${where} set ${name} = ${value}`;
+  });
 }
 
 /**

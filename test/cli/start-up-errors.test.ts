@@ -130,7 +130,7 @@ describe('cli: a PostgreSQL database that does not exist is one line saying crea
     expect(result.stderr).toContain(`DATABASE_URL: nothing answers at 127.0.0.1:${port}`);
   });
 
-  it.runIf(postgresServerUrl() !== null)('a direct URL beside a pooler that nothing answers at is one line naming DATABASE_DIRECT_URL', async () => {
+  it.runIf(postgresServerUrl() !== null)('a direct URL nothing answers at is one line naming it', async () => {
     const port = await closedPort();
     const result = await spawnCli(['migrate'], {
       DATABASE_URL: postgresServerUrl()!,
