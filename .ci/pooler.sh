@@ -70,8 +70,10 @@ echo '"postgres" ""' >"$dir/users.txt"
 
 # PgBouncer refuses to run as root
 if [ "$(id -u)" = 0 ]; then
-  chown -R postgres "$dir"
-  runuser -u postgres -- "$bin" -d "$dir/pgbouncer.ini"
+  user=postgres
+  id "$user" >/dev/null 2>&1 || user=nobody
+  chown -R "$user" "$dir"
+  runuser -u "$user" -- "$bin" -d "$dir/pgbouncer.ini"
 else
   "$bin" -d "$dir/pgbouncer.ini"
 fi
