@@ -101,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // on the root instance, so its onResponse hook sees every request
   instrument(app, { database, token: config.metricsToken ?? null });
-  await app.register(healthRoutes, { database });
+  await app.register(healthRoutes, { database, liveEvents });
 
   await registerCors(app);
   await app.register(wellKnownRoutes, { publicUrl: config.publicUrl });

@@ -1,15 +1,17 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config/config.ts';
+import { databaseTarget } from './storage/config-target.ts';
 import { openDatabase, type Database } from './storage/database.ts';
 import { startBackground } from './notifications/background.ts';
 import { prepareWorkspace } from './workspace/bootstrap.ts';
 
-export function databaseTarget(config: Config) {
-  return config.databaseUrl
-    ? ({ engine: 'postgres', url: config.databaseUrl } as const)
-    : ({ engine: 'pglite', dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers } as const);
-}
+const STATEMENTS_NOTE = {
+  pooler: 'through a pooler that keeps prepared statements: hot statements stay prepared',
+  unnamed:
+    'through a pooler that does not keep prepared statements: every statement is planned at each run ' +
+    '(PgBouncer 1.21 and later keeps them with max_prepared_statements)',
+} as const;
 
 /** Extras `atrium serve` adds: the CLI's control socket, opened once the app is built, closed first. */
 export interface ServiceOptions {
@@ -30,6 +32,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
   try {
     const { created } = await prepareWorkspace(database.db, { demo: config.demo });
     const app = await buildApp({ config, database });
+    if (database.listenProblem) app.log.warn({ reason: database.listenProblem }, 'live updates are off on this node');
+    const { statements } = database;
+    if (statements !== 'named') app.log.info({ statements }, STATEMENTS_NOTE[statements]);
     let control: { close(): Promise<void> } | null = null;
     let address: string;
     try {

@@ -80,6 +80,12 @@ export async function serveBanner(db: Kysely<DB>, config: Config, address: strin
   }
   if (!settings.restApi) lines.push(`The REST API is switched off; switch it on with:  ${atrium} settings set rest_api on`);
   if (!settings.mcp) lines.push(`The MCP server is switched off; switch it on with:  ${atrium} settings set mcp on`);
+  if (config.databasePooler !== 'none' && config.databaseDirectUrl === null) {
+    lines.push(
+      'Live updates of open pages are off on this node: behind a pooler it needs DATABASE_DIRECT_URL ' +
+        '(PostgreSQL itself) to LISTEN.',
+    );
+  }
   if (reach.passwordLeftOut) {
     lines.push('The database password is not printed: give it to these commands as PGPASSWORD (export PGPASSWORD=…).');
   }

@@ -48,8 +48,11 @@ export interface Reach {
 /** The settings a command in another shell needs to reach the database this process uses. */
 export function reachThisDatabase(config: Config): Reach {
   if (config.databaseUrl !== null) {
-    const { url, hadPassword } = databaseUrlWithoutPassword(config.databaseUrl);
-    return { prefix: `DATABASE_URL=${shellQuote(url)} `, passwordLeftOut: hadPassword };
+    // a command is one short session: straight to PostgreSQL when the server has a direct URL
+    const direct = config.databaseDirectUrl ?? (config.databasePooler === 'none' ? config.databaseUrl : null);
+    const { url, hadPassword } = databaseUrlWithoutPassword(direct ?? config.databaseUrl);
+    const pooler = direct === null ? `DATABASE_POOLER=${config.databasePooler} ` : '';
+    return { prefix: `${pooler}DATABASE_URL=${shellQuote(url)} `, passwordLeftOut: hadPassword };
   }
   if (isDefaultDataDir(config.dataDir)) return { prefix: '', passwordLeftOut: false };
   return { prefix: `DATA_DIR=${shellQuote(config.dataDir)} `, passwordLeftOut: false };

@@ -34,8 +34,8 @@ function createdbCommand(url: string, place: Place, database: string): string {
   return ['createdb', ...options, shellQuote(database)].join(' ');
 }
 
-/** One line for a failed connection, naming DATABASE_URL and what to do; never the password. */
-export function postgresProblem(error: unknown, url: string): string {
+/** One line for a failed connection, naming the variable (DATABASE_URL) and what to do; never the password. */
+export function postgresProblem(error: unknown, url: string, variable = 'DATABASE_URL'): string {
   const place = placeOf(url);
   const at = `${place.host}:${place.port}`;
   const { code, message } = error as { code?: string; message?: string };
@@ -43,35 +43,35 @@ export function postgresProblem(error: unknown, url: string): string {
     case '3D000': {
       // The server names the database it looked for, also when the URL names none.
       const database = /database "(.*)" does not exist/.exec(message ?? '')?.[1] ?? place.database;
-      return `DATABASE_URL: the database "${database}" does not exist on ${at}; create it with: ${createdbCommand(url, place, database)}`;
+      return `${variable}: the database "${database}" does not exist on ${at}; create it with: ${createdbCommand(url, place, database)}`;
     }
     case '28P01':
     case '28000':
-      return `DATABASE_URL: PostgreSQL at ${at} refused the connection (${message ?? code}); check the user and password`;
+      return `${variable}: PostgreSQL at ${at} refused the connection (${message ?? code}); check the user and password`;
     case '57P03':
-      return `DATABASE_URL: PostgreSQL at ${at} is starting up; try again in a moment`;
+      return `${variable}: PostgreSQL at ${at} is starting up; try again in a moment`;
     case '53300':
-      return `DATABASE_URL: PostgreSQL at ${at} has too many connections; try again, or raise max_connections`;
+      return `${variable}: PostgreSQL at ${at} has too many connections; try again, or raise max_connections`;
     case 'ECONNREFUSED':
-      return `DATABASE_URL: nothing answers at ${at}; start PostgreSQL there or correct the address`;
+      return `${variable}: nothing answers at ${at}; start PostgreSQL there or correct the address`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `DATABASE_URL: the host "${place.host}" does not resolve; correct the address`;
+      return `${variable}: the host "${place.host}" does not resolve; correct the address`;
     default:
-      if (/timeout/i.test(message ?? '')) return `DATABASE_URL: PostgreSQL at ${at} did not answer within ${CONNECT_TIMEOUT_SECONDS} seconds`;
-      return `DATABASE_URL: cannot connect to PostgreSQL at ${at}: ${(message ?? String(error)).split('\n')[0]}`;
+      if (/timeout/i.test(message ?? '')) return `${variable}: PostgreSQL at ${at} did not answer within ${CONNECT_TIMEOUT_SECONDS} seconds`;
+      return `${variable}: cannot connect to PostgreSQL at ${at}: ${(message ?? String(error)).split('\n')[0]}`;
   }
 }
 
-/** Connects once before anything else, so that a wrong DATABASE_URL is one line saying what to do. */
-export async function checkPostgres(url: string): Promise<void> {
+/** Connects once before anything else, so that a wrong DATABASE_URL (or DIRECT_URL) is one line saying what to do. */
+export async function checkPostgres(url: string, variable = 'DATABASE_URL'): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_SECONDS * 1000 });
   client.on('error', () => {}); // a connection lost after the check is not this check's business
   try {
     await client.connect();
     await client.query('select 1');
   } catch (error) {
-    throw new ConfigError(postgresProblem(error, url));
+    throw new ConfigError(postgresProblem(error, url, variable));
   } finally {
     await client.end().catch(() => {});
   }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config/config.ts';
-import { openDatabase, type Database, type DatabaseTarget } from '../storage/database.ts';
+import { databaseTarget } from '../storage/config-target.ts';
+import { openDatabase, type Database } from '../storage/database.ts';
 import { DataDirBusyError } from '../storage/lock.ts';
 import { migrateToLatest } from '../storage/migrate.ts';
 import type { DB } from '../storage/schema.ts';
@@ -15,11 +16,6 @@ import { checkPostgres } from './postgres-check.ts';
 export interface CommandIo {
   /** A line for the person at the terminal (stderr), never part of a command's output. */
   note(line: string): void;
-}
-
-// Not main.ts's: importing it would load the whole service (every module, Fastify) for one command.
-function targetOf(config: Config): DatabaseTarget {
-  return config.databaseUrl !== null ? { engine: 'postgres', url: config.databaseUrl } : { engine: 'pglite', dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers };
 }
 
 function noWorkspace(config: Config, command: DatabaseCommand): CommandError {
@@ -47,13 +43,14 @@ async function hasWorkspace(db: Kysely<DB>): Promise<boolean> {
  */
 export async function runDatabaseCommand(config: Config, command: DatabaseCommand, args: string[], io: CommandIo): Promise<string> {
   if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
+  if (config.databaseDirectUrl !== null) await checkPostgres(config.databaseDirectUrl, 'DATABASE_DIRECT_URL');
   // Checked before opening: opening an embedded database creates its folder.
   if (config.databaseUrl === null && !command.createsWorkspace && !pgliteDatabaseIn(config.dataDir)) {
     throw noWorkspace(config, command);
   }
   let database: Database;
   try {
-    database = await openDatabase(targetOf(config));
+    database = await openDatabase(databaseTarget(config));
   } catch (error) {
     if (error instanceof DataDirBusyError) {
       return sendToServer(config.dataDir, { command: command.name, args }, error.pid);

@@ -38,6 +38,7 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   // Each in a second or so, before a database is opened, created or seeded.
   await checkListen(config.host, config.port);
   if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
+  if (config.databaseDirectUrl !== null) await checkPostgres(config.databaseDirectUrl, 'DATABASE_DIRECT_URL');
   // Listening before start-up: a Ctrl+C while the database opens stops cleanly once it has.
   const stopped = untilSignal();
   let service: RunningService;

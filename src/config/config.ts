@@ -1,6 +1,12 @@
 import net from 'node:net';
 import path from 'node:path';
 
+/**
+ * How DATABASE_URL reaches PostgreSQL: directly (or through a pooler in session mode), or through a
+ * pooler in transaction mode.
+ */
+export type DatabasePooler = 'none' | 'transaction';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -9,6 +15,13 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_POOLER: `transaction` when DATABASE_URL goes through a pooler in transaction mode
+   * (PgBouncer's `pool_mode = transaction`); `none` otherwise.
+   */
+  databasePooler: DatabasePooler;
+  /** DATABASE_DIRECT_URL: PostgreSQL itself, beside the pooler, for LISTEN (live updates) and migrations. */
+  databaseDirectUrl: string | null;
   /**
    * PGLITE_SHARED_BUFFERS: the embedded engine's buffer cache (PostgreSQL's `shared_buffers`, e.g.
    * `32MB`); null keeps PGlite's own (128MB). Ignored on PostgreSQL, whose server sets its own.
@@ -61,13 +74,38 @@ function readPublicUrl(env: Env, port: number): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function readDatabaseUrl(env: Env): string | null {
-  const raw = env.DATABASE_URL?.trim();
+function readDatabaseUrl(env: Env, name = 'DATABASE_URL'): string | null {
+  const raw = env[name]?.trim();
   if (!raw) return null;
   if (!/^postgres(ql)?:\/\//.test(raw)) {
-    throw new ConfigError('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
+    throw new ConfigError(`${name}: must be a postgres:// or postgresql:// connection string`);
   }
   return raw;
+}
+
+const POOLERS: readonly DatabasePooler[] = ['none', 'transaction'];
+
+type PoolerSettings = Pick<Config, 'databasePooler' | 'databaseDirectUrl'>;
+
+function readPooler(env: Env, databaseUrl: string | null): PoolerSettings {
+  const raw = env.DATABASE_POOLER?.trim().toLowerCase() || 'none';
+  if (!(POOLERS as readonly string[]).includes(raw)) {
+    throw new ConfigError(
+      `DATABASE_POOLER: "${raw}" is not one of ${POOLERS.join(', ')} ` +
+        '(transaction: DATABASE_URL goes through a pooler in transaction mode)',
+    );
+  }
+  const databaseDirectUrl = readDatabaseUrl(env, 'DATABASE_DIRECT_URL');
+  if (databaseUrl === null && (raw !== 'none' || databaseDirectUrl !== null)) {
+    const variable = raw !== 'none' ? 'DATABASE_POOLER' : 'DATABASE_DIRECT_URL';
+    throw new ConfigError(`${variable}: set DATABASE_URL too (they describe how it reaches PostgreSQL)`);
+  }
+  if (raw === 'none' && databaseDirectUrl !== null) {
+    throw new ConfigError(
+      'DATABASE_DIRECT_URL: set DATABASE_POOLER=transaction too; without a pooler DATABASE_URL is already direct',
+    );
+  }
+  return { databasePooler: raw as DatabasePooler, databaseDirectUrl };
 }
 
 // PGlite is 32-bit WebAssembly: its whole memory, buffers included, must fit in 4 GiB; below 128kB
@@ -162,12 +200,14 @@ function readMetricsToken(env: Env): string | null {
 export function loadConfig(env: Env = process.env): Config {
   const port = readPort(env);
   const host = env.HOST?.trim() || '127.0.0.1';
+  const databaseUrl = readDatabaseUrl(env);
   return {
     port,
     host,
     publicUrl: readPublicUrl(env, port),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
-    databaseUrl: readDatabaseUrl(env),
+    databaseUrl,
+    ...readPooler(env, databaseUrl),
     pgliteSharedBuffers: readPgliteSharedBuffers(env),
     logLevel: readLogLevel(env),
     demo: readSwitch(env, 'ATRIUM_DEMO', true),

@@ -46,14 +46,49 @@ export class LiveEvents {
   /** `end` is called when the node stops (drains or closes): an event stream ends its response then. */
   subscribe(listener: (event: ChangeEvent) => void, end: () => void = () => {}): () => void {
     this.listeners.set(listener, end);
-    this.stopListening ??= this.database.listen(EVENTS_CHANNEL, (payload) => void this.dispatch(payload));
+    this.stopListening ??= this.startListening();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) void this.close();
     };
   }
 
-  /** Resolves once this node hears events (a listener that must not miss the next change waits for it). */
+  /**
+   * Why this node does not hear committed changes, or null while it can: configured without a
+   * connection to LISTEN on (storage/database.ts), or its last attempt failed (the next
+   * subscriber tries again).
+   */
+  get problem(): string | null {
+    if (this.database.listenProblem) return this.database.listenProblem;
+    return this.failed ? 'the last attempt to LISTEN for changes failed; the next page that opens tries again' : null;
+  }
+
+  private failed = false;
+
+  /** True when this node is configured without a connection to LISTEN on: no stream would ever hear a change. */
+  get off(): boolean {
+    return this.database.listenProblem !== null;
+  }
+
+  private startListening(): Promise<() => Promise<void>> {
+    const started = this.database.listen(EVENTS_CHANNEL, (payload) => void this.dispatch(payload));
+    started.then(
+      () => {
+        this.failed = false;
+      },
+      (error: unknown) => {
+        this.failed = true;
+        if (this.stopListening === started) this.stopListening = null;
+        if (!this.database.listenProblem) this.log.warn({ err: error }, 'could not LISTEN for changes');
+      },
+    );
+    return started;
+  }
+
+  /**
+   * Resolves once this node hears events (a listener that must not miss the next change waits for
+   * it); rejects when it cannot.
+   */
   async ready(): Promise<void> {
     await this.stopListening;
   }
@@ -68,7 +103,7 @@ export class LiveEvents {
     this.endStreams();
     const stopping = this.stopListening;
     this.stopListening = null;
-    if (stopping) await (await stopping)();
+    if (stopping) await (await stopping.catch(() => null))?.();
   }
 
   private async dispatch(payload: string): Promise<void> {

@@ -109,6 +109,13 @@ export function allowGating<DB>(db: Kysely<DB>, dialect: Dialect): void {
   gatable.set(db, { dialect, driver: dialect.createDriver() });
 }
 
+/** The dialect `db` was opened on (allowGating), for another handle of the same pool (migrate.ts). */
+export function dialectOf<DB>(db: Kysely<DB>): Dialect {
+  const parts = gatable.get(db);
+  if (!parts) throw new Error('this database handle was not opened for gating (allowGating)');
+  return parts.dialect;
+}
+
 /**
  * `db` with every statement passed through `gate`: the same pool, plugins and transactions.
  * Kysely builds a handle from its parts (KyselyProps) for its own transactions and plugins; this

@@ -70,8 +70,18 @@ async function deallocateAll(query: (...args: unknown[]) => unknown, connection:
   forgetShapes(connection);
 }
 
+/**
+ * How marked statements reach the database:
+ * - `named`: prepared on each connection, which is one PostgreSQL session (directly);
+ * - `pooler`: named, behind a pooler that keeps each client's prepared statements and prepares them
+ *   on whichever session runs them (PgBouncer 1.21 and later, `max_prepared_statements`);
+ * - `unnamed`: parsed and planned at every run, behind a pooler that passes names through, where a
+ *   statement prepared on one session would be run on another.
+ */
+export type StatementNaming = 'named' | 'pooler' | 'unnamed';
+
 /** The client with its `query` naming marked statements and writing frozen lists once (array-parameters.ts). */
-function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient {
+function preparing(client: pg.PoolClient, counter: QueryCounter, naming: StatementNaming): pg.PoolClient {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const { connection } = client as unknown as { connection: PgConnection };
   const names = preparedOn.get(connection) ?? new Set<string>();
@@ -83,6 +93,8 @@ function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient 
       return runNamed(query, name, text, values);
     };
     if (names.has(name) || names.size < MAX_PREPARED_PER_CONNECTION) return run();
+    // the pooler bounds each session's statements itself, and a DEALLOCATE would reach one session only
+    if (naming === 'pooler') return query(text, values) as Promise<pg.QueryResult>;
     return deallocateAll(query, connection).then(() => {
       names.clear();
       return run();
@@ -93,13 +105,13 @@ function preparing(client: pg.PoolClient, counter: QueryCounter): pg.PoolClient 
     const [text, values] = args;
     if (typeof text !== 'string' || !(values === undefined || Array.isArray(values))) return query(...args);
     if (values) args[1] = withArrayTexts(values);
-    return text.includes(PREPARE) ? runMarked(text, args[1]) : query(...args);
+    return naming !== 'unnamed' && text.includes(PREPARE) ? runMarked(text, args[1]) : query(...args);
   }) as pg.PoolClient['query'];
   return Object.assign(Object.create(client) as pg.PoolClient, { query: wrapped });
 }
 
 /** The pool as Kysely's PostgresDialect sees it, handing out preparing clients (one wrapper per connection, kept). */
-export function preparingPool(pool: pg.Pool, counter: QueryCounter): pg.Pool {
+export function preparingPool(pool: pg.Pool, counter: QueryCounter, naming: StatementNaming = 'named'): pg.Pool {
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   const wrappers = new WeakMap<pg.PoolClient, pg.PoolClient>();
   return Object.assign(Object.create(pool) as pg.Pool, {
@@ -107,7 +119,7 @@ export function preparingPool(pool: pg.Pool, counter: QueryCounter): pg.Pool {
       const client = await connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
-        wrapper = preparing(client, counter);
+        wrapper = preparing(client, counter, naming);
         wrappers.set(client, wrapper);
       }
       return wrapper;

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { lockRanks } from '../../src/modules/boards/rank.ts';
-import { openDatabase, type Database } from '../../src/storage/database.ts';
-import { postgresServerUrl } from '../helpers/database.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { openAnotherNode, postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
@@ -77,10 +77,7 @@ if (pgUrl !== null) describe('one active sprint per board: two server processes 
   let other: FastifyInstance;
 
   beforeAll(async () => {
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(service.db);
-    const url = new URL(pgUrl!);
-    url.pathname = `/${rows[0]!.name}`;
-    second = await openDatabase({ engine: 'postgres', url: url.href });
+    second = await openAnotherNode(service.db);
     other = await buildApp({ config: { publicUrl: service.publicUrl, logLevel: 'silent' }, database: second });
     await other.ready();
   });
@@ -119,10 +116,7 @@ if (pgUrl !== null) describe('card moves: a move placed beside a ticket uses whe
   }
 
   beforeAll(async () => {
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(service.db);
-    const url = new URL(pgUrl!);
-    url.pathname = `/${rows[0]!.name}`;
-    second = await openDatabase({ engine: 'postgres', url: url.href });
+    second = await openAnotherNode(service.db);
     for (const name of ['W', 'X', 'Y', 'Z']) {
       const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: `Ranked ${name}` } });
       expect(created.status, created.text).toBe(201);

@@ -20,7 +20,8 @@ export interface CliResult {
 /** The environment a child starts from: this process's, without any Atrium setting leaking in. */
 function childEnv(env: Env): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'LOG_LEVEL', 'ATRIUM_DEMO']) delete base[name];
+  const settings = ['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_POOLER', 'DATABASE_DIRECT_URL'];
+  for (const name of [...settings, 'LOG_LEVEL', 'ATRIUM_DEMO']) delete base[name];
   return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env };
 }
 

@@ -129,4 +129,15 @@ describe('cli: a PostgreSQL database that does not exist is one line saying crea
     expectOnePlainLine(result);
     expect(result.stderr).toContain(`DATABASE_URL: nothing answers at 127.0.0.1:${port}`);
   });
+
+  it.runIf(postgresServerUrl() !== null)('a direct URL nothing answers at is one line naming it', async () => {
+    const port = await closedPort();
+    const result = await spawnCli(['migrate'], {
+      DATABASE_URL: postgresServerUrl()!,
+      DATABASE_POOLER: 'transaction',
+      DATABASE_DIRECT_URL: `postgres://atrium@127.0.0.1:${port}/atrium`,
+    });
+    expectOnePlainLine(result);
+    expect(result.stderr).toContain(`DATABASE_DIRECT_URL: nothing answers at 127.0.0.1:${port}`);
+  });
 });

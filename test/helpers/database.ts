@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../src/storage/database.ts';
+import { openDatabase, type Database, type DatabaseTarget } from '../../src/storage/database.ts';
+import type { DB } from '../../src/storage/schema.ts';
 
 /**
  * A fresh database for one test file, copied from the run's migrated template: PGlite in memory,
@@ -17,9 +19,7 @@ export async function openTestDatabase(): Promise<Database> {
     await admin.connect();
     await admin.query(`create database ${name} template ${template}`);
     await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ engine: 'postgres', url: url.href });
+    const database = await openDatabase(nodeTarget(name));
     return {
       ...database,
       async close() {
@@ -33,6 +33,30 @@ export async function openTestDatabase(): Promise<Database> {
   }
   const dump = await fs.readFile(inject('pgliteTemplate'));
   return openDatabase({ engine: 'pglite', memory: true, loadDataDir: new Blob([dump]) });
+}
+
+/**
+ * How a node of this run opens the PostgreSQL database `name`: directly, or through the run's
+ * pooler in transaction mode (ATRIUM_TEST_POOLER_URL) with the server as its direct URL.
+ */
+export function nodeTarget(name: string): DatabaseTarget {
+  const direct = new URL(inject('postgresUrl'));
+  direct.pathname = `/${name}`;
+  if (!inject('poolerUrl')) return { engine: 'postgres', url: direct.href };
+  const pooled = new URL(inject('poolerUrl'));
+  pooled.pathname = `/${name}`;
+  return { engine: 'postgres', url: pooled.href, pooler: 'transaction', directUrl: direct.href };
+}
+
+/** Another node on the PostgreSQL database `db` works on: a pool of its own, as a second process would open. */
+export async function openAnotherNode(db: Kysely<DB>): Promise<Database> {
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
+  return openDatabase(nodeTarget(rows[0]!.name));
+}
+
+/** Whether this run's nodes reach PostgreSQL through a pooler in transaction mode. */
+export function throughPooler(): boolean {
+  return inject('poolerUrl') !== '';
 }
 
 /** The PostgreSQL URL of a database this test file may create for itself, or null on PGlite. */

@@ -18,6 +18,12 @@ declare module 'vitest' {
     /** PostgreSQL: the server to use and a migrated template database to clone per test file. */
     postgresUrl: string;
     postgresTemplate: string;
+    /**
+     * ATRIUM_TEST_POOLER_URL: a pooler in transaction mode in front of that server (PgBouncer,
+     * .ci/pooler.sh); the nodes of the tests then reach their databases through it, with
+     * postgresUrl as their direct URL. Empty: directly.
+     */
+    poolerUrl: string;
   }
 }
 
@@ -42,6 +48,7 @@ export default async function setup(project: TestProject) {
     project.provide('engine', 'postgres');
     project.provide('postgresUrl', postgresUrl);
     project.provide('postgresTemplate', template);
+    project.provide('poolerUrl', process.env.ATRIUM_TEST_POOLER_URL ?? '');
     project.provide('pgliteTemplate', '');
     return async () => {
       const leftovers = await admin.query<{ datname: string }>(
@@ -63,6 +70,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteTemplate', file);
   project.provide('postgresUrl', '');
   project.provide('postgresTemplate', '');
+  project.provide('poolerUrl', '');
   return async () => {
     await fs.rm(file, { force: true });
   };

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground, type Background } from '../../src/notifications/background.ts';
-import { openDatabase, type Database } from '../../src/storage/database.ts';
-import { postgresServerUrl } from '../helpers/database.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { openAnotherNode, postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { startSmtpServer } from './smtp.ts';
 
@@ -23,10 +22,7 @@ describe.runIf(serverUrl !== null)('email with two nodes running: every notifica
     smtp = await startSmtpServer();
     const mail = { ...MAIL, smtpUrl: smtp.url };
     service = await startTestService({ mail });
-    const name = (await sql<{ name: string }>`select current_database() as name`.execute(service.db)).rows[0]!.name;
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
-    secondDatabase = await openDatabase({ engine: 'postgres', url: url.href });
+    secondDatabase = await openAnotherNode(service.db);
     for (const database of [service.database, secondDatabase]) {
       nodes.push(startBackground({ database, mail, publicUrl: service.publicUrl, log: service.app.log, now: () => new Date(), mailSeconds: 0.02, reminderSeconds: 3600 }));
     }

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { scheduleReminder } from '../../src/core/notifications.ts';
 import { startBackground } from '../../src/notifications/background.ts';
 import type { ChangeEvent } from '../../src/notifications/live-events.ts';
-import { openDatabase, type Database } from '../../src/storage/database.ts';
-import { postgresServerUrl } from '../helpers/database.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { openAnotherNode, postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 // ADR 0022: reminders fire once at their time, across restarts and nodes; every
@@ -98,10 +97,7 @@ describe.runIf(serverUrl !== null)('live events across nodes (PostgreSQL LISTEN/
   let other: FastifyInstance;
 
   beforeAll(async () => {
-    const name = (await sql<{ name: string }>`select current_database() as name`.execute(service.db)).rows[0]!.name;
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
-    otherDatabase = await openDatabase({ engine: 'postgres', url: url.href });
+    otherDatabase = await openAnotherNode(service.db);
     other = await buildApp({ config: { publicUrl: service.publicUrl, logLevel: 'silent' }, database: otherDatabase });
   });
   afterAll(async () => {

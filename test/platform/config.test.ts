@@ -20,6 +20,8 @@ describe('configuration: every variable has a default', () => {
       publicUrl: 'http://localhost:8080',
       dataDir: path.resolve('./data'),
       databaseUrl: null,
+      databasePooler: 'none',
+      databaseDirectUrl: null,
       pgliteSharedBuffers: null,
       logLevel: 'info',
       demo: true,
@@ -51,6 +53,8 @@ describe('configuration: every variable has a default', () => {
       publicUrl: 'https://atrium.example.com',
       dataDir: '/tmp/atrium-data',
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/atrium',
+      databasePooler: 'none',
+      databaseDirectUrl: null,
       pgliteSharedBuffers: '48MB',
       logLevel: 'warn',
       demo: false,
@@ -61,7 +65,37 @@ describe('configuration: every variable has a default', () => {
   });
 
   it('treats empty values as unset', () => {
-    expect(loadConfig({ PORT: '', HOST: '', PUBLIC_URL: '', DATA_DIR: '', DATABASE_URL: '', LOG_LEVEL: '', PGLITE_SHARED_BUFFERS: '' })).toEqual(loadConfig({}));
+    const database = { DATABASE_URL: '', DATABASE_POOLER: '', DATABASE_DIRECT_URL: '' };
+    const others = { PORT: '', HOST: '', PUBLIC_URL: '', DATA_DIR: '', LOG_LEVEL: '', PGLITE_SHARED_BUFFERS: '' };
+    expect(loadConfig({ ...others, ...database })).toEqual(loadConfig({}));
+  });
+});
+
+describe('configuration: DATABASE_POOLER and DATABASE_DIRECT_URL say how DATABASE_URL reaches PostgreSQL', () => {
+  it('takes a pooler in transaction mode and the direct URL beside it', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://atrium@pgbouncer:6432/atrium',
+      DATABASE_POOLER: ' Transaction ',
+      DATABASE_DIRECT_URL: 'postgres://atrium@db:5432/atrium',
+    });
+    expect(config).toMatchObject({
+      databasePooler: 'transaction',
+      databaseDirectUrl: 'postgres://atrium@db:5432/atrium',
+    });
+  });
+
+  it('takes a pooler without a direct URL (live updates are then off, which the node says)', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://atrium@pgbouncer/atrium', DATABASE_POOLER: 'transaction' });
+    expect(config.databaseDirectUrl).toBeNull();
+  });
+
+  it('refuses a direct URL without a pooler, and a pooler without DATABASE_URL, saying why', () => {
+    expect(refusal({ DATABASE_URL: 'postgres://db/atrium', DATABASE_DIRECT_URL: 'postgres://db/atrium' })).toBe(
+      'DATABASE_DIRECT_URL: set DATABASE_POOLER=transaction too; without a pooler DATABASE_URL is already direct',
+    );
+    expect(refusal({ DATABASE_POOLER: 'transaction' })).toBe(
+      'DATABASE_POOLER: set DATABASE_URL too (they describe how it reaches PostgreSQL)',
+    );
   });
 });
 
@@ -74,6 +108,13 @@ describe('configuration: a bad value stops start-up with one line naming the var
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/?x=1' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/atrium' }],
+    ['DATABASE_POOLER', { DATABASE_URL: 'postgres://db/atrium', DATABASE_POOLER: 'statement' }],
+    ['DATABASE_POOLER', { DATABASE_POOLER: 'transaction' }],
+    [
+      'DATABASE_DIRECT_URL',
+      { DATABASE_URL: 'postgres://pooler/atrium', DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: 'db:5432' },
+    ],
+    ['DATABASE_DIRECT_URL', { DATABASE_URL: 'postgres://db/atrium', DATABASE_DIRECT_URL: 'postgres://db/atrium' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['ATRIUM_DEMO', { ATRIUM_DEMO: 'maybe' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'true' }],

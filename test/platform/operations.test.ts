@@ -24,6 +24,7 @@ describe('operations: /healthz says the process is up, /readyz that it can serve
     const ready = await service.request('GET', '/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.status).toBe('ready');
+    expect(ready.body.live_events).toBe('on');
   });
 
   it('is not ready on a database that has not been migrated, and says why', async () => {

@@ -2,8 +2,8 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGES_JOINED, CHANGES_PER_ROW, RowQueue, writesQueued } from '../../src/core/row-queue.ts';
 import { createPersonalToken, revokeToken } from '../../src/auth/personal-tokens.ts';
-import { openDatabase, type Database } from '../../src/storage/database.ts';
-import { postgresServerUrl } from '../helpers/database.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { openAnotherNode, postgresServerUrl } from '../helpers/database.ts';
 import { startTestService, type Reply, type TestService } from '../helpers/service.ts';
 import { chainImbalance, statusChanges } from '../tickets/status-history.ts';
 
@@ -229,10 +229,7 @@ if (pgUrl !== null) describe('changes of one ticket or one project\'s numbers wa
   beforeAll(async () => {
     service = await startTestService({ workspace: 'tickets-workspace.yaml' });
     token = await service.token('lee@example.com');
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(service.db);
-    const url = new URL(pgUrl!);
-    url.pathname = `/${rows[0]!.name}`;
-    second = await openDatabase({ engine: 'postgres', url: url.href });
+    second = await openAnotherNode(service.db);
   });
   afterAll(async () => {
     await second.close();

@@ -10,7 +10,7 @@ import { migrations } from '../../src/storage/migrations/index.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { prepareWorkspace } from '../../src/workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
-import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
+import { adminQuery, openAnotherNode, postgresServerUrl } from '../helpers/database.ts';
 import { FIXTURES, startTestService, type TestService } from '../helpers/service.ts';
 import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
 
@@ -24,10 +24,7 @@ const serverUrl = postgresServerUrl();
 /** A test service and a second app on its database (its own connection pool): two nodes. */
 async function startTwoNodes(options: Parameters<typeof startTestService>[0]): Promise<{ first: TestService; node2: TestService; close: () => Promise<void> }> {
   const first = await startTestService(options);
-  const name = (await sql<{ name: string }>`select current_database() as name`.execute(first.db)).rows[0]!.name;
-  const url = new URL(serverUrl!);
-  url.pathname = `/${name}`;
-  const secondDatabase: Database = await openDatabase({ engine: 'postgres', url: url.href });
+  const secondDatabase: Database = await openAnotherNode(first.db);
   const second: FastifyInstance = await buildApp({ config: { publicUrl: first.publicUrl, logLevel: 'silent' }, database: secondDatabase, rateLimit: options?.rateLimit });
   await second.ready();
   const close = async () => {

@@ -62,6 +62,8 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
       }
       throw error;
     }
+    // a node without a connection to LISTEN on: the page stops asking (an event stream answered 503 is not retried)
+    if (deps.liveEvents.off) return refuse(reply, 503, 'Live updates are off on this node.');
     if ((open.get(session.memberId) ?? 0) >= STREAMS_PER_MEMBER) return refuse(reply, 429, `At most ${STREAMS_PER_MEMBER} pages may listen at once.`);
     open.set(session.memberId, (open.get(session.memberId) ?? 0) + 1);
 
@@ -110,7 +112,13 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
     };
     const unsubscribe = deps.liveEvents.subscribe(onEvent, end);
     raw.on('close', end);
-    await deps.liveEvents.ready();
+    try {
+      await deps.liveEvents.ready();
+    } catch {
+      // the browser opens the stream again after `retry`, which tries to listen again
+      end();
+      return;
+    }
     // from here no committed change is missed: the page may rely on it (and its tests do)
     if (!raw.destroyed) raw.write('event: ready\ndata: listening\n\n');
   });

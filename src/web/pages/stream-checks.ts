@@ -27,7 +27,7 @@ type Ask = { memberId: string; record: StreamRecord | null; waiting: Waiting };
  * may see now, as the page shows it) and whether they may see the changed record now — read in
  * one query per round: the asks made while an event is being dispatched are gathered until the
  * next turn of the event loop (setImmediate runs after the dispatch's microtasks), so a change
- * seen by 1,000 open pages costs one query, not 1,000 (issue 17's benchmark).
+ * seen by 1,000 open pages costs one query, not 1,000 (ADR 0022).
  */
 export function batchedStreamChecks(db: Kysely<DB>): StreamChecker {
   let round: Ask[] | null = null;
