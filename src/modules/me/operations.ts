@@ -27,7 +27,7 @@ export const whoamiOperation = defineOperation({
   response: Me,
   handler: async (ctx) => ({
     user: { id: ctx.actor.memberId, name: ctx.actor.name },
-    agent: { name: ctx.agent.name, access: ctx.agent.access },
+    agent: { name: ctx.agent.name ?? 'browser', access: ctx.agent.access },
   }),
 });
 
