@@ -1,8 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './fallbacks.ts';
-import { FAVICON } from './layout.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { adminAuditRoutes } from './pages/admin-audit.ts';
@@ -26,9 +25,6 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   await app.register(formbody);
   addPageHeaders(app);
   app.setErrorHandler(errorHandler);
-  const icon = (_request: unknown, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
-  app.get('/favicon.svg', icon);
-  app.get('/favicon.ico', icon);
   // every unknown path but /api/v1's (the OAuth server's machine paths included): a page for a browser, JSON otherwise
   app.setNotFoundHandler(notFoundHandler(deps));
   homeRoutes(app, deps);

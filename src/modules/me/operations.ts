@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineOperation } from '../../core/operation.ts';
 import { shared, StringEnum } from '../../core/schema-kit.ts';
 import { Person } from '../../core/shapes.ts';
+import { markAllNotificationsReadOperation, markNotificationReadOperation } from './notifications.ts';
 
 export const Me = shared(
   'Me',
@@ -31,4 +32,4 @@ export const whoamiOperation = defineOperation({
   }),
 });
 
-export const meOperations = [whoamiOperation];
+export const meOperations = [whoamiOperation, markNotificationReadOperation, markAllNotificationsReadOperation];
