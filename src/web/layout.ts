@@ -82,7 +82,7 @@ function dialogs(): Html {
     'Go to or create',
     html`<form role="search" method="get" action="/search"><label for="palette-q">A ticket key, board, page or person</label>
 <input type="search" id="palette-q" name="q" autocomplete="off" hx-get="/palette" hx-trigger="input changed delay:150ms, search" hx-target="#palette-results" hx-swap="innerHTML"></form>
-<ul id="palette-results" aria-live="polite"></ul>`,
+<ul id="palette-results" aria-live="polite"><li><a href="/tickets/new"><span class="kind">Create</span> Create a ticket</a></li></ul>`,
     'palette',
   );
   const keys = dialog(

@@ -16,6 +16,12 @@ import { loginRoutes } from './pages/login.ts';
 import { notificationRoutes } from './pages/notifications.ts';
 import { personRoutes } from './pages/person.ts';
 import { projectRoutes } from './pages/project.ts';
+import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
+import { boardListRoutes } from './pages/boards/list.ts';
+import { crmRoutes } from './pages/crm/landing.ts';
+import { knowledgeRoutes } from './pages/knowledge/landing.ts';
+import { searchRoutes } from './pages/search.ts';
+import { timeRoutes } from './pages/time/landing.ts';
 import { addPageHeaders } from './security-headers.ts';
 import type { PagesDeps } from './session.ts';
 
@@ -34,8 +40,14 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   adminSettingsRoutes(app, deps);
   adminAuditRoutes(app, deps);
   browseRoutes(app, deps);
+  newTicketRoutes(app, deps);
   watchRoutes(app, deps);
   boardRoutes(app, deps);
+  boardListRoutes(app, deps);
+  knowledgeRoutes(app, deps);
+  timeRoutes(app, deps);
+  crmRoutes(app, deps);
+  searchRoutes(app, deps);
   projectRoutes(app, deps);
   personRoutes(app, deps);
   notificationRoutes(app, deps);

@@ -58,6 +58,7 @@ interface AxeViolation {
 /**
  * axe-core on the page as it is now: no serious or critical finding. Its source is put in the
  * page by the test (no CDN); the page's own CSP forbids inline scripts, which evaluate bypasses.
+ * It runs in the page, so only in a context with JavaScript on.
  */
 export async function expectAccessible(page: Page, what = page.url()): Promise<void> {
   const injected = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');

@@ -17,3 +17,6 @@ export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
 
 // Whether the CRM is open to a member at all (the MCP server's instructions name its tools only then).
 export { crmOpenTo } from './policy.ts';
+
+// What the pages read of the CRM, run through its operations (search_contacts, get_contact, search_companies, get_company).
+export type { Company, CompanyDetail, CompanyList, Contact, ContactDetail, ContactList } from './schemas.ts';

@@ -9,3 +9,6 @@ export const timeModule: ModuleDefinition<WorkspaceSectionHandler> = {
   operations: timeOperations,
   workspaceSections: [timeSection],
 };
+
+// What the pages read of time tracking, run through its operations (list_activities).
+export type { Activity, ActivityList } from './schemas.ts';
