@@ -20,3 +20,6 @@ export { crmOpenTo } from './policy.ts';
 
 // What the pages read of the CRM, run through its operations (search_contacts, get_contact, search_companies, get_company).
 export type { Company, CompanyDetail, CompanyList, Contact, ContactDetail, ContactList } from './schemas.ts';
+
+// CRM records named for the pages' account of what agents did, as far as the member may see them.
+export { crmRecordsNamed, type CrmRecordKind, type NamedCrmRecord } from './records-named.ts';

@@ -15,3 +15,6 @@ export { restorePage, trash } from './write.ts';
 
 // What the pages read of the knowledge base, run through its operations (list_spaces, get_page_tree, get_page, search_pages).
 export type { Page, PageSummary, PageTree, SearchResult as PageSearchResult, Space, SpaceList } from './schemas.ts';
+
+// The member's page edits made through agents, for the pages' account of what agents did.
+export { agentEdits, type AgentEdit } from './agent-edits.ts';

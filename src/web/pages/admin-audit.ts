@@ -34,7 +34,7 @@ ${
     ? emptyState('no-audit', 'Nothing has been changed yet.')
     : html`<table id="audit" class="stack"><thead><tr><th scope="col">When</th><th scope="col">Member</th><th scope="col">Agent</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">Changed</th></tr></thead><tbody>${rows.map(
         (row) =>
-          html`<tr><td data-label="When">${shownTime(row.at, session.timezone)}</td><td data-label="Member">${row.actor ?? '—'}</td><td class="agent" data-label="Agent">${row.via ?? '—'}</td><td data-label="What">${row.action}</td><td data-label="Target">${row.target}</td><td class="changed" data-label="Changed">${describeChanges(row.changes, true)}</td></tr>`,
+          html`<tr><td data-label="When">${shownTime(row.at, session.timezone)}</td><td data-label="Member">${row.actor ?? '—'}</td><td class="agent" data-label="Agent">${row.via ?? '—'}</td><td data-label="What">${row.action}</td><td data-label="Target">${row.target}</td><td class="changed" data-label="Changed">${describeChanges(row.changes, { switches: true, zone: session.timezone })}</td></tr>`,
       )}</tbody></table>`
 }
 </div>`;
