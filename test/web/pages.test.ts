@@ -196,8 +196,8 @@ describe('pages: what my agents did', () => {
     expect((await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${pair.access_token}` }, json: { project: 'CORE', summary: 'Made by an app' } })).status).toBe(201);
     const page = await browser.get('/agents/activity');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<td class="agent">Release bot</td>');
-    expect(page.text).toContain('<td class="agent">Planner App</td>');
+    expect(page.text).toContain('<td class="agent" data-label="Agent">Release bot</td>');
+    expect(page.text).toContain('<td class="agent" data-label="Agent">Planner App</td>');
     const other = await loggedIn(service, 'ada');
     expect((await other.get('/agents/activity')).text).not.toContain('Release bot');
   });
