@@ -26,6 +26,7 @@ import { answerClientError, answerFrameworkError } from './surfaces/rest/error-h
 import { restApi } from './surfaces/rest/rest-api.ts';
 import { wellKnownRoutes } from './surfaces/well-known/protected-resource.ts';
 import { authorizationPages } from './web/oauth-pages.ts';
+import { assetRoutes } from './web/assets.ts';
 import { webPages } from './web/plugin.ts';
 
 export interface AppOptions {
@@ -118,6 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mcpProtectedResource, { runtime });
   const pageDeps = { db: database.db, structure: runtime.structure, publicUrl: config.publicUrl, now: runtime.now };
   await app.register(oauthServer, { db: database.db, publicUrl: config.publicUrl, now: runtime.now, pages: authorizationPages(pageDeps) });
-  await app.register(webPages, { ...pageDeps, mail: runtime.mail, liveEvents });
+  // outside the pages' no-store headers: an asset's address changes with its content
+  await app.register(assetRoutes);
+  await app.register(webPages, { ...pageDeps, mail: runtime.mail, liveEvents, runtime, registry });
   return app;
 }

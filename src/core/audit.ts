@@ -16,7 +16,7 @@ export interface AuditEntry {
 export interface AuditingContext {
   db: Kysely<DB>;
   actor: { memberId: string };
-  agent: { name: string };
+  agent: { name: string | null };
 }
 
 /**

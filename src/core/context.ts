@@ -14,18 +14,21 @@ export interface Actor {
   isAdmin: boolean;
 }
 
-/** The token a request came with: its name is what history shows beside the member's. */
+/**
+ * The token a request came with: its name is what history shows beside the member's. A page's
+ * action has none: the member acts in person (`kind: 'session'`, `name: null`).
+ */
 export interface Agent {
   tokenId: string;
-  kind: 'personal' | 'oauth';
-  name: string;
+  kind: 'personal' | 'oauth' | 'session';
+  name: string | null;
   access: Access;
 }
 
 /** The part of a logger handlers use; Fastify's request logger and pino both fit. */
 export type Log = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
-export type Door = 'rest' | 'mcp' | 'cli';
+export type Door = 'rest' | 'mcp' | 'web' | 'cli';
 
 /**
  * A bearer token's check that the answer waits for (auth/bearer.ts, DeferredTokenCheck): a read

@@ -7,18 +7,36 @@ import type { SwitchableModule } from './settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ModuleName = 'core' | 'tickets' | SwitchableModule;
+/**
+ * Which doors serve an operation: `all` (REST, OpenAPI, MCP and the pages), or `web` — a function
+ * the spec keeps out of the API (spec 1, "Not in the API"), run only from the pages.
+ */
+export type Doors = 'all' | 'web';
 
 const NoInput = Type.Object({});
 type NoInput = typeof NoInput;
 
-export interface OperationDefinition<P extends TObject, Q extends TObject, B extends TObject, R extends TSchema> {
-  /** operationId in OpenAPI: the MCP tool name, or a stable name where the spec has no tool. */
-  name: string;
+/** Where an operation of the API doors is reached: its REST route and its MCP tool. */
+interface ApiAddress {
+  doors?: 'all';
   /** The MCP tool (spec 4.8 table); null where the spec lists none. */
   tool: string | null;
   method: HttpMethod;
   /** Fastify-style path under /api/v1, e.g. `/tickets/:key`. */
   path: string;
+}
+
+/** A web-only operation has no route and no tool: the page that runs it gives its input. */
+interface WebAddress {
+  doors: 'web';
+  tool?: null;
+  method?: never;
+  path?: never;
+}
+
+interface OperationFields<P extends TObject, Q extends TObject, B extends TObject, R extends TSchema> {
+  /** operationId in OpenAPI: the MCP tool name, or a stable name where the spec has no tool. */
+  name: string;
   module: ModuleName;
   /** `read` operations are offered to read tokens; every `write` one is refused them with 403. */
   access: Access;
@@ -64,10 +82,16 @@ export interface OperationDefinition<P extends TObject, Q extends TObject, B ext
   handler: (ctx: Context, input: Static<P> & Static<Q> & Static<B>) => Promise<Static<R>>;
 }
 
+export type OperationDefinition<P extends TObject, Q extends TObject, B extends TObject, R extends TSchema> = OperationFields<P, Q, B, R> &
+  (ApiAddress | WebAddress);
+
 /** An operation with its types erased: what the registry and the surfaces work with. */
 export interface Operation {
   name: string;
+  /** `web`: never a REST route, an OpenAPI path or an MCP tool (core/registry.ts keeps it apart). */
+  doors: Doors;
   tool: string | null;
+  /** A web-only operation's are POST and '' (no route). */
   method: HttpMethod;
   path: string;
   module: ModuleName;
@@ -99,22 +123,25 @@ export function defineOperation<
   B extends TObject = NoInput,
   R extends TSchema = TSchema,
 >(definition: OperationDefinition<P, Q, B, R>): Operation {
-  const hasBody = definition.method !== 'GET';
+  const web = definition.doors === 'web';
+  const method = definition.method ?? 'POST';
+  const hasBody = method !== 'GET';
   const params = definition.params ?? NoInput;
   const query = definition.query ?? NoInput;
   const body = hasBody ? (definition.body ?? NoInput) : null;
   return {
     name: definition.name,
-    tool: definition.tool,
-    method: definition.method,
-    path: definition.path,
+    doors: web ? 'web' : 'all',
+    tool: definition.tool ?? null,
+    method,
+    path: definition.path ?? '',
     module: definition.module,
     access: definition.access,
     oneStatement: definition.oneStatement ?? false,
     locksRow: (definition.locksRow ?? null) as Operation['locksRow'],
     checkedByFirstRead: definition.checkedByFirstRead ?? false,
     destructive: definition.destructive ?? false,
-    idempotent: definition.idempotent ?? (definition.method === 'GET' || definition.method === 'PUT'),
+    idempotent: definition.idempotent ?? (method === 'GET' || method === 'PUT'),
     summary: definition.summary,
     description: definition.description,
     params,

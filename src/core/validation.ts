@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from './errors.ts';
 import { hygieneError } from './input-hygiene.ts';
+import type { Operation } from './operation.ts';
 
 export type ValidationMode = 'strict' | 'coerce';
 
@@ -89,4 +90,40 @@ export function describeValidationError(errors: ErrorObject[] | null | undefined
 export function validateOrThrow(schema: object, mode: ValidationMode, data: unknown): void {
   const validate = compileValidator(schema, mode);
   if (!validate(data)) throw new ApiError('invalid', describeValidationError(validate.errors));
+}
+
+/** An operation's input as the doors receive it: path, query and body apart. */
+export interface InputParts {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+export type InputPart = keyof InputParts;
+
+/**
+ * An operation's input checked by the validators REST compiles for its routes (the same ones, by
+ * schema), in Fastify's order (path, body, query), and merged as the handler takes it. The MCP
+ * tools and the pages call this; a 422 names the first problem's JSON pointer, a path parameter's
+ * under the name the caller knows it by (`renameParam`).
+ */
+export function validateInput(op: Operation, parts: InputParts, renameParam: (name: string) => string | undefined = () => undefined): Record<string, unknown> {
+  const checks: [InputPart, object | null, ValidationMode][] = [
+    ['params', op.params, 'coerce'],
+    ['body', op.body, 'strict'],
+    ['query', op.query, 'coerce'],
+  ];
+  for (const [part, schema, mode] of checks) {
+    if (!schema) continue;
+    const check = compileValidator(schema, mode);
+    if (check(parts[part])) continue;
+    let message = describeValidationError(check.errors);
+    if (part === 'params') {
+      const [pointer = '', ...rest] = message.split(':');
+      const renamed = renameParam(pointer.replace(/^\//, ''));
+      if (renamed) message = [`/${renamed}`, ...rest].join(':');
+    }
+    throw new ApiError('invalid', message);
+  }
+  return { ...parts.body, ...parts.query, ...parts.params };
 }

@@ -56,9 +56,29 @@ export async function inbox(db: Kysely<DB>, memberId: string, publicUrl: string)
   }));
 }
 
-/** Marks one notification of the member read (another member's id changes nothing). */
-export async function markRead(db: Kysely<DB>, memberId: string, id: string, now: Date): Promise<void> {
-  await db.updateTable('notifications').set({ read_at: now.toISOString() }).where('member_id', '=', memberId).where('id', '=', id).where('read_at', 'is', null).execute();
+/**
+ * Marks one notification of the member read; false when the member has none with this id (another
+ * member's id changes nothing). One already read stays as it was.
+ */
+export async function markRead(db: Kysely<DB>, memberId: string, id: string, now: Date): Promise<boolean> {
+  const row = await db
+    .updateTable('notifications')
+    .set((eb) => ({ read_at: eb.fn.coalesce('read_at', eb.val(now.toISOString())) }))
+    .where('member_id', '=', memberId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countUnread(db: Kysely<DB>, memberId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('member_id', '=', memberId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function markAllRead(db: Kysely<DB>, memberId: string, now: Date): Promise<void> {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { internalErrorMessage } from '../core/errors.ts';
 import { html } from './html.ts';
 import { layout } from './layout.ts';
-import { errorPage, sendPage, viewerOf } from './respond.ts';
+import { errorPage, memberViewer, sendPage } from './respond.ts';
 import { currentSession, type WebDeps } from './session.ts';
 
 /**
@@ -27,8 +27,13 @@ export function notFoundHandler(deps: WebDeps) {
     const session = await currentSession(request, deps);
     const body = html`<div class="card"><h1>There is no page here</h1>
 <p id="not-found">Nothing is found at <code>${pathOf(request)}</code>. The address may be mistyped, or what it showed is gone.</p>
-<p>${session ? html`Go to <a href="/">your home page</a>: your projects, boards and the tickets assigned to you.` : html`<a href="/login">Log in</a> to find your way from your home page.`}</p></div>`;
-    return sendPage(reply, layout('Not found', body, session ? viewerOf(session) : undefined), 404);
+<h2>Where to go from here</h2>
+${
+  session
+    ? html`<ul><li>Go to <a href="/">your home page</a>: your projects, boards and the tickets assigned to you.</li><li>Search for what you were looking for with the box at the top of the page.</li></ul>`
+    : html`<p><a href="/login">Log in</a> to find your way from your home page.</p>`
+}</div>`;
+    return sendPage(reply, layout('Not found', body, session ? await memberViewer(deps, session) : undefined), 404);
   };
 }
 

@@ -1,8 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './fallbacks.ts';
-import { FAVICON } from './layout.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { activityRoutes } from './pages/activity.ts';
 import { adminAuditRoutes } from './pages/admin-audit.ts';
@@ -18,6 +17,12 @@ import { notificationRoutes } from './pages/notifications.ts';
 import { personRoutes } from './pages/person.ts';
 import { projectRoutes } from './pages/project.ts';
 import { refuseFormsWhileReadOnly } from './read-only.ts';
+import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
+import { boardListRoutes } from './pages/boards/list.ts';
+import { crmRoutes } from './pages/crm/landing.ts';
+import { knowledgeRoutes } from './pages/knowledge/landing.ts';
+import { searchRoutes } from './pages/search.ts';
+import { timeRoutes } from './pages/time/landing.ts';
 import { addPageHeaders } from './security-headers.ts';
 import type { PagesDeps } from './session.ts';
 
@@ -28,9 +33,6 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   addPageHeaders(app);
   refuseFormsWhileReadOnly(app, deps);
   app.setErrorHandler(errorHandler);
-  const icon = (_request: unknown, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
-  app.get('/favicon.svg', icon);
-  app.get('/favicon.ico', icon);
   // every unknown path but /api/v1's (the OAuth server's machine paths included): a page for a browser, JSON otherwise
   app.setNotFoundHandler(notFoundHandler(deps));
   homeRoutes(app, deps);
@@ -40,8 +42,14 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   adminSettingsRoutes(app, deps);
   adminAuditRoutes(app, deps);
   browseRoutes(app, deps);
+  newTicketRoutes(app, deps);
   watchRoutes(app, deps);
   boardRoutes(app, deps);
+  boardListRoutes(app, deps);
+  knowledgeRoutes(app, deps);
+  timeRoutes(app, deps);
+  crmRoutes(app, deps);
+  searchRoutes(app, deps);
   projectRoutes(app, deps);
   personRoutes(app, deps);
   notificationRoutes(app, deps);

@@ -5,21 +5,23 @@ import { Ability } from '../policy/ability.ts';
 import type { Session, WebDeps } from './session.ts';
 
 /**
- * The logged-in member as a caller of the same service functions the API uses: read-only, or —
- * for the few changes the pages make in person (a space's trash) — with the member's own rights.
+ * The logged-in member as a caller of the same service functions the API uses, for what a page
+ * reads: read-only, or — for a change not yet an operation (a space's trash) — with the member's
+ * own rights. A page's change runs an operation (web/actions.ts).
  */
 export async function readContext(deps: WebDeps, session: Session, requestId: string, log: Context['log'], access: 'read' | 'write' = 'read'): Promise<Context> {
   return {
     db: deps.db,
     actor: { memberId: session.memberId, name: session.name, isAdmin: session.isAdmin },
-    agent: { tokenId: `session:${session.hash}`, kind: 'personal', name: 'browser', access },
+    // the member in person: no token, so history names no agent
+    agent: { tokenId: `session:${session.hash}`, kind: 'session', name: null, access },
     ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access }),
     settings: await readSettings(deps.db),
     structure: deps.structure,
     hooks,
     // the pages' changes notify nobody
     mail: false,
-    door: 'rest',
+    door: 'web',
     publicUrl: deps.publicUrl,
     requestId,
     log,

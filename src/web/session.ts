@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-format.ts';
 import type { DB } from '../storage/schema.ts';
+import type { Runtime } from '../core/execute.ts';
+import type { Registry } from '../core/registry.ts';
 import type { StructureStore } from '../core/structure-cache.ts';
 import { unreadCountSql } from '../notifications/inbox.ts';
 import { PREPARE } from '../storage/prepared.ts';
@@ -22,6 +24,10 @@ export interface PagesDeps extends WebDeps {
   mail: boolean;
   /** Committed changes as they happen, for the pages' event stream. */
   liveEvents: LiveEvents;
+  /** What runs an operation for every door: the pages' actions run through it too (web/actions.ts). */
+  runtime: Runtime;
+  /** The operations, web-only ones included. */
+  registry: Registry;
 }
 
 export const SESSION_HOURS = 12;
@@ -33,6 +39,8 @@ export interface Session {
   memberId: string;
   name: string;
   isAdmin: boolean;
+  /** The member's IANA time zone: every time a page shows is in it. */
+  timezone: string;
   /** Unread notifications, for the count in every page's header (read with the session, one round trip). */
   unread: number;
 }
@@ -65,6 +73,28 @@ export function csrfMatches(cookie: string, purpose: string, presented: unknown)
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/** The path a form posts to, as its token binds it: decoded, so `%2D` and `-` are one action. */
+function actionOf(path: string): string {
+  const bare = path.split('?')[0] ?? '/';
+  try {
+    return decodeURI(bare);
+  } catch {
+    return bare;
+  }
+}
+
+/**
+ * The CSRF token of one form of the member's pages: bound to the session's cookie and to the
+ * action (the path it posts to), so a token read from one form is worth nothing at another.
+ */
+export function formToken(session: Pick<Session, 'cookie'>, action: string): string {
+  return csrfToken(session.cookie, `form\0${actionOf(action)}`);
+}
+
+export function formTokenMatches(session: Pick<Session, 'cookie'>, path: string, presented: unknown): boolean {
+  return csrfMatches(session.cookie, `form\0${actionOf(path)}`, presented);
+}
+
 /** The logged-in member of this browser, or null. */
 export async function currentSession(request: FastifyRequest, deps: WebDeps): Promise<Session | null> {
   const cookie = request.cookies[cookieName(deps, 'session')];
@@ -75,13 +105,14 @@ export async function currentSession(request: FastifyRequest, deps: WebDeps): Pr
     .selectFrom('web_sessions as s')
     .modifyFront(sql.raw(PREPARE))
     .innerJoin('members as m', 'm.id', 's.member_id')
-    .select(['m.id', 'm.display_name', 'm.is_admin'])
+    .select(['m.id', 'm.display_name', 'm.is_admin', 'm.timezone'])
     .select(unreadCountSql(sql.ref('m.id')).as('unread'))
     .where('s.id_hash', '=', hash)
     .where('s.expires_at', '>', deps.now().toISOString())
     .where('m.active', '=', true)
     .executeTakeFirst();
-  return row ? { cookie, hash, memberId: row.id, name: row.display_name, isAdmin: row.is_admin, unread: Number(row.unread ?? 0) } : null;
+  if (!row) return null;
+  return { cookie, hash, memberId: row.id, name: row.display_name, isAdmin: row.is_admin, timezone: row.timezone, unread: Number(row.unread ?? 0) };
 }
 
 /** Starts a session with a new cookie value, so a value planted before login is worthless. */

@@ -1,10 +1,11 @@
 import type { TicketSearchResult } from '../modules/tickets/index.ts';
+import { emptyState } from './components/empty-state.ts';
 import { html, type Html } from './html.ts';
 import { personLink, ticketLink } from './links.ts';
 
 /** Tickets as a list of links, with how many more there are than the page shows. */
 export function ticketList(result: TicketSearchResult, id: string, empty: string, showAssignee = true): Html {
-  if (result.tickets.length === 0) return html`<p class="muted" id="${id}-none">${empty}</p>`;
+  if (result.tickets.length === 0) return emptyState(`${id}-none`, empty);
   const more = result.total - result.tickets.length;
   return html`<ul class="tickets" id="${id}">${result.tickets.map(
     (t) =>

@@ -38,9 +38,8 @@ describe('3.5 the trash: those who manage a space restore deleted pages from it 
     await page.waitForSelector('tr[data-slug="archive-me"]');
     // the child went with its folder: one row, restored together
     expect(await page.locator('tr[data-slug="child-page"]').count()).toBe(0);
-    await page.click('tr[data-slug="archive-me"] button');
-    await page.waitForSelector('#restored');
-    expect(await page.textContent('#restored')).toBe('Restored “Archive me”.');
+    await page.getByRole('button', { name: 'Restore Archive me' }).click();
+    await page.getByRole('status').filter({ hasText: 'Restored “Archive me”.' }).waitFor();
     expect(await page.locator('tr[data-slug="archive-me"]').count()).toBe(0);
     await page.close();
     expect(await treeSlugs()).toEqual(expect.arrayContaining(['archive-me', 'child-page']));

@@ -182,11 +182,11 @@ describe('pages: "What my agents did" names the ticket (a link) and the values t
     const token = await service.token('dev2@example.com', 'write', 'Summary bot');
     expect((await api(token, 'PATCH', '/tickets/CORE-4', { summary: 'Planned for next year', priority: 'High' })).status).toBe(200);
     const page = await (await loggedIn(service, 'dev2')).get('/agents/activity');
-    const row = page.text.slice(page.text.indexOf('<td class="agent">Summary bot</td>'));
+    const row = page.text.slice(page.text.indexOf('<td class="agent" data-label="Agent">Summary bot</td>'));
     const what = row.slice(0, row.indexOf('</tr>'));
     expect(what).toContain('<a href="/browse/CORE-4">CORE-4</a>');
-    expect(what).toContain('summary: Planned for later → <strong>Planned for next year</strong>');
-    expect(what).toContain('priority: Low → <strong>High</strong>');
+    expect(what).toContain('Summary: Planned for later → <strong>Planned for next year</strong>');
+    expect(what).toContain('Priority: Low → <strong>High</strong>');
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formToken } from '../../src/web/session.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { Browser, formFields, loggedIn, send, workspaceWithDevTwo } from '../oauth/support.ts';
 
@@ -77,7 +78,11 @@ describe('notifications page: what changed, on which ticket, by whom and through
     const id = /<tr class="unread" data-id="([^"]+)"/.exec(devPage.text)![1]!;
     const leeBrowser = await loggedIn(service, 'lee');
     const leePage = await leeBrowser.get('/notifications');
-    expect((await leeBrowser.post(`/notifications/${id}/read`, formFields(leePage.text, '/notifications/email'))).status).toBe(303);
+    // a token of another form of the page is worth nothing here: each is bound to its action
+    expect((await leeBrowser.post(`/notifications/${id}/read`, formFields(leePage.text, '/notifications/email'))).status).toBe(403);
+    // with this action's own token, Dev Two's notification is not one of Lee's: not found, nothing changed
+    const cookie = [...leeBrowser.cookies].find(([name]) => name === 'atrium_session')![1];
+    expect((await leeBrowser.post(`/notifications/${id}/read`, { csrf: formToken({ cookie }, `/notifications/${id}/read`) })).status).toBe(404);
     expect((await leeBrowser.post('/notifications/read-all', { csrf: 'forged' })).status).toBe(403);
     expect((await (await loggedIn(service, 'dev2')).get('/notifications')).text).toContain(`<tr class="unread" data-id="${id}"`);
   });
@@ -95,9 +100,9 @@ describe('notifications page: email on or off, saved and said so', () => {
     expect(page.text).toContain('has not configured delivery (SMTP_URL)');
     expect(page.text).toContain('name="email" value="on" checked');
     const off = await browser.post('/notifications/email', { csrf: formFields(page.text, '/notifications/email').csrf! });
-    expect(off.location).toBe('/notifications?saved=1');
+    expect(off.location).toBe('/notifications');
     page = await browser.get(off.location!);
-    expect(page.text).toContain('id="saved" role="status">Saved.');
+    expect(page.text).toContain('role="status"><p>Saved.</p>');
     expect(page.text).not.toContain('name="email" value="on" checked');
     await browser.post('/notifications/email', { ...formFields(page.text, '/notifications/email'), email: 'on' });
     expect((await browser.get('/notifications')).text).toContain('name="email" value="on" checked');
@@ -113,10 +118,11 @@ describe('ticket page: a member watches and stops watching a ticket they can see
     expect((await browser.post(`/browse/${key}/watch`, formFields(page.text, `/browse/${key}/watch`))).location).toBe(`/browse/${key}`);
     page = await browser.get(`/browse/${key}`);
     expect(page.text).toContain('Stop watching');
+    expect(page.text).toContain(`You now watch ${key}`);
     await api(dev2, 'POST', `/tickets/${key}/comments`, { body: 'Lee should hear of this' });
     expect((await browser.get('/notifications')).text).toContain(`Dev Two commented on ${key}`);
 
-    await browser.post(`/browse/${key}/watch`, formFields(page.text, `/browse/${key}/watch`));
+    await browser.post(`/browse/${key}/unwatch`, formFields(page.text, `/browse/${key}/unwatch`));
     expect((await browser.get(`/browse/${key}`)).text).toContain('>Watch</button>');
     await api(dev2, 'POST', `/tickets/${key}/comments`, { body: 'Lee no longer hears this' });
     expect((await browser.get('/notifications')).text).not.toContain('Lee no longer hears this');
@@ -125,9 +131,14 @@ describe('ticket page: a member watches and stops watching a ticket they can see
   it('is 404 for a ticket the member cannot see, and refuses a forged form', async () => {
     const hidden = await api(lee, 'POST', '/tickets', { project: 'HIDE', summary: 'Not for dev two' });
     const browser = await loggedIn(service, 'dev2');
-    const ownPage = await browser.get(`/browse/${await ticketOfDevTwo('Own')}`);
-    const csrf = /name="csrf" value="([^"]+)"><input type="hidden" name="watch"/.exec(ownPage.text)![1]!;
-    expect((await browser.post(`/browse/${hidden.json.key}/watch`, { csrf, watch: 'on' })).status).toBe(403);
+    const own = await ticketOfDevTwo('Own');
+    const ownPage = await browser.get(`/browse/${own}`);
+    // the form of another ticket (Dev Two reported it, so watches it): its token is bound to that ticket's action
+    expect((await browser.post(`/browse/${hidden.json.key}/unwatch`, formFields(ownPage.text, `/browse/${own}/unwatch`))).status).toBe(403);
+    const cookie = [...browser.cookies].find(([name]) => name === 'atrium_session')![1];
+    const refused = await browser.post(`/browse/${hidden.json.key}/watch`, { csrf: formToken({ cookie }, `/browse/${hidden.json.key}/watch`) });
+    expect(refused.status).toBe(404);
+    expect(refused.text).not.toContain('Not for dev two');
     expect((await browser.get(`/browse/${hidden.json.key}`)).status).toBe(404);
   });
 });

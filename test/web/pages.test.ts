@@ -141,13 +141,15 @@ describe('pages: AI agents (spec 5.1)', () => {
     expect((await me(service, secret!)).json).toMatchObject({ agent: { name: 'Nightly <bot>', access: 'read' } });
     const listed = await browser.get('/agents');
     expect(listed.text).not.toContain(secret!);
-    expect(listed.text).toMatch(/Nightly &lt;bot&gt;<\/td><td>Read<\/td>/);
+    expect(listed.text).toMatch(/Nightly &lt;bot&gt;<\/td><td[^>]*>Read<\/td>/);
     const row = listed.text.slice(listed.text.indexOf('data-token="Nightly &lt;bot&gt;"'));
     const action = /action="(\/agents\/tokens\/[0-9a-f-]+\/revoke)"/.exec(row)![1]!;
     const revoked = await browser.post(action, formFields(row, action));
     expect(revoked.status).toBe(303);
     expect((await me(service, secret!)).status).toBe(401);
-    expect((await browser.get('/agents')).text).not.toContain('Nightly');
+    const after = (await browser.get('/agents')).text;
+    expect(after).not.toContain('data-token="Nightly');
+    expect(after).toContain('Revoked “Nightly &lt;bot&gt;”.');
   });
 
   it('refuses a token without a name or with an unknown lifetime, and a form without CSRF', async () => {
@@ -163,12 +165,14 @@ describe('pages: AI agents (spec 5.1)', () => {
     const client = await registerClient(service, { client_name: 'Connected App' });
     const pair = (await exchange(service, await obtainCode(service, { client, browser, access: 'read' }))).json;
     const page = await browser.get('/agents');
-    expect(page.text).toMatch(/Connected App <span class="claim">[^<]*<\/span><\/td><td>Read<\/td>/);
+    expect(page.text).toMatch(/Connected App <span class="claim">[^<]*<\/span><\/td><td[^>]*>Read<\/td>/);
     const row = page.text.slice(page.text.indexOf('data-connection="Connected App"'));
     const action = /action="(\/agents\/connections\/[0-9a-f-]+\/revoke)"/.exec(row)![1]!;
     expect((await browser.post(action, formFields(row, action))).status).toBe(303);
     expect((await me(service, pair.access_token)).status).toBe(401);
-    expect((await browser.get('/agents')).text).not.toContain('Connected App');
+    const after = (await browser.get('/agents')).text;
+    expect(after).not.toContain('data-connection="Connected App"');
+    expect(after).toContain('Revoked “Connected App”.');
   });
 
   it("a member cannot revoke another member's token", async () => {
@@ -192,8 +196,8 @@ describe('pages: what my agents did', () => {
     expect((await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${pair.access_token}` }, json: { project: 'CORE', summary: 'Made by an app' } })).status).toBe(201);
     const page = await browser.get('/agents/activity');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<td class="agent">Release bot</td>');
-    expect(page.text).toContain('<td class="agent">Planner App</td>');
+    expect(page.text).toContain('<td class="agent" data-label="Agent">Release bot</td>');
+    expect(page.text).toContain('<td class="agent" data-label="Agent">Planner App</td>');
     const other = await loggedIn(service, 'ada');
     expect((await other.get('/agents/activity')).text).not.toContain('Release bot');
   });

@@ -19,3 +19,9 @@ export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
 
 // Whether the CRM is open to a member at all (the MCP server's instructions name its tools only then).
 export { crmOpenTo } from './policy.ts';
+
+// What the pages read of the CRM, run through its operations (search_contacts, get_contact, search_companies, get_company).
+export type { Company, CompanyDetail, CompanyList, Contact, ContactDetail, ContactList } from './schemas.ts';
+
+// CRM records named for the pages' account of what agents did, as far as the member may see them.
+export { crmRecordsNamed, type CrmRecordKind, type NamedCrmRecord } from './records-named.ts';

@@ -12,3 +12,9 @@ export const knowledgeModule: ModuleDefinition<WorkspaceSectionHandler> = {
 
 // The trash page of the web app (space managers restore deleted pages).
 export { restorePage, trash } from './write.ts';
+
+// What the pages read of the knowledge base, run through its operations (list_spaces, get_page_tree, get_page, search_pages).
+export type { Page, PageSummary, PageTree, SearchResult as PageSearchResult, Space, SpaceList } from './schemas.ts';
+
+// The member's page edits made through agents, for the pages' account of what agents did.
+export { agentEdits, type AgentEdit } from './agent-edits.ts';

@@ -21,6 +21,7 @@ export const Space = shared(
 export type Space = Static<typeof Space>;
 
 export const SpaceList = shared('SpaceList', Type.Object({ spaces: Type.Array(Space, { description: 'by key' }) }));
+export type SpaceList = Static<typeof SpaceList>;
 
 export const PageSummary = shared(
   'PageSummary',
@@ -71,6 +72,7 @@ export const PageTree = shared(
 export type PageTree = Static<typeof PageTree>;
 
 export const SearchResult = shared('PageSearchResult', Type.Object({ pages: Type.Array(PageSummary, { description: 'best first, each with its passage' }) }));
+export type SearchResult = Static<typeof SearchResult>;
 
 const SpaceKey = Type.String({ minLength: 1, maxLength: 100, description: 'space key' });
 const PageRef = Type.String({ minLength: 1, maxLength: 255, description: 'slug or id' });

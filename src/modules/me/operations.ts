@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineOperation } from '../../core/operation.ts';
 import { shared, StringEnum } from '../../core/schema-kit.ts';
 import { Person } from '../../core/shapes.ts';
+import { markAllNotificationsReadOperation, markNotificationReadOperation } from './notifications.ts';
 
 export const Me = shared(
   'Me',
@@ -27,8 +28,8 @@ export const whoamiOperation = defineOperation({
   response: Me,
   handler: async (ctx) => ({
     user: { id: ctx.actor.memberId, name: ctx.actor.name },
-    agent: { name: ctx.agent.name, access: ctx.agent.access },
+    agent: { name: ctx.agent.name ?? 'browser', access: ctx.agent.access },
   }),
 });
 
-export const meOperations = [whoamiOperation];
+export const meOperations = [whoamiOperation, markNotificationReadOperation, markAllNotificationsReadOperation];

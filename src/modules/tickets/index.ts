@@ -19,7 +19,7 @@ export const ticketsModule: ModuleDefinition<WorkspaceSectionHandler> = {
 export type { DealCompanyChoice, HookProject, TicketDealHook, TicketForm, TicketRequestTypeHook } from './hooks.ts';
 
 // The shapes of spec 2.4.
-export { Deal, KeyParams, Ticket, TicketDetail, TicketKey, TicketSearchResult, TicketSummary, TransitionBody } from './schemas.ts';
+export { CreateTicketBody, Deal, KeyParams, Ticket, TicketDetail, TicketKey, TicketSearchResult, TicketSummary, TransitionBody, WatchState } from './schemas.ts';
 
 // Reading tickets as a member sees them.
 export { getTicket, loadVisibleTicket, presentTicketById, presentTicketRow } from './load.ts';
@@ -47,4 +47,4 @@ export { ticketRow } from './locked-rows.ts';
 export { syncActivityWorklog, type ActivityWork } from './worklogs.ts';
 
 // A member's own subscription to a ticket's changes (the ticket page's Watch button).
-export { isWatching, setWatching } from './watching.ts';
+export { isWatching } from './watching.ts';

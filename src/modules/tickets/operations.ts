@@ -13,6 +13,7 @@ import {
   TicketTransitions,
   TransitionBody,
   UpdateTicketBody,
+  WatchState,
   WorklogBody,
 } from './schemas.ts';
 import { assignTicket } from './assign.ts';
@@ -23,6 +24,7 @@ import { projectCounterRow, ticketRow } from './locked-rows.ts';
 import { searchTickets } from './search.ts';
 import { transitionTicket } from './transitions.ts';
 import { updateTicket } from './update.ts';
+import { setWatching } from './watching.ts';
 import { logWork } from './worklogs.ts';
 
 const NAMES =
@@ -210,6 +212,34 @@ export const logWorkOperation = defineOperation({
   },
 });
 
+// Watchers are the browser's (spec 1, "Not in the API"): web-only, never a route or a tool.
+
+export const watchTicketOperation = defineOperation({
+  name: 'watch_ticket',
+  doors: 'web',
+  module: 'tickets',
+  access: 'write',
+  summary: 'Watch a ticket',
+  description: 'The member starts watching a ticket they can see: they are told of its changes. Their own subscription, not a change of the ticket: no history.',
+  params: KeyParams,
+  response: WatchState,
+  errors: ['not_found'],
+  handler: async (ctx, input) => ({ key: await setWatching(ctx, input.key, true), watching: true }),
+});
+
+export const unwatchTicketOperation = defineOperation({
+  name: 'unwatch_ticket',
+  doors: 'web',
+  module: 'tickets',
+  access: 'write',
+  summary: 'Stop watching a ticket',
+  description: 'The member stops watching a ticket they can see.',
+  params: KeyParams,
+  response: WatchState,
+  errors: ['not_found'],
+  handler: async (ctx, input) => ({ key: await setWatching(ctx, input.key, false), watching: false }),
+});
+
 export const ticketOperations = [
   searchTicketsOperation,
   getTicketOperation,
@@ -220,4 +250,6 @@ export const ticketOperations = [
   assignTicketOperation,
   addCommentOperation,
   logWorkOperation,
+  watchTicketOperation,
+  unwatchTicketOperation,
 ];

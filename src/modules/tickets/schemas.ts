@@ -252,3 +252,7 @@ export const WorklogBody = Type.Object({
 export type WorklogBody = Static<typeof WorklogBody>;
 
 export const KeyParams = Type.Object({ key: TicketKey });
+
+/** Whether the member watches a ticket: the answer of the pages' Watch and Stop watching. */
+export const WatchState = Type.Object({ key: TicketKey, watching: Type.Boolean() });
+export type WatchState = Static<typeof WatchState>;

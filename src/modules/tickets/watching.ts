@@ -18,11 +18,13 @@ export async function isWatching(ctx: Context, key: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function setWatching(ctx: Context, key: string, watching: boolean): Promise<void> {
+/** Starts or stops the member's watching; answers the ticket's key as it is spelt. */
+export async function setWatching(ctx: Context, key: string, watching: boolean): Promise<string> {
   const ticket = await loadVisibleTicket(ctx, key);
   if (watching) {
     await addWatcher(ctx.db, ticket.id, ctx.actor.memberId);
   } else {
     await ctx.db.deleteFrom('ticket_watchers').where('ticket_id', '=', ticket.id).where('member_id', '=', ctx.actor.memberId).execute();
   }
+  return ticket.key;
 }

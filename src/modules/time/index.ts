@@ -11,3 +11,9 @@ export const timeModule: ModuleDefinition<WorkspaceSectionHandler> = {
   workspaceSections: [timeSection],
   visibility: { activity: activityVisibility },
 };
+
+// What the pages read of time tracking, run through its operations (list_activities).
+export type { Activity, ActivityList } from './schemas.ts';
+
+// The member's own activities named, for the pages' account of what agents did.
+export { ownActivitiesNamed } from './named.ts';

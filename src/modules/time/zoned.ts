@@ -10,15 +10,15 @@ const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 /**
  * The time zone a request's days and local times are read in: the one it gives (an IANA name,
- * checked), else — through MCP, whose time tools take the member's own zone (spec 4.8) — the
- * member's, else none.
+ * checked), else — through MCP, whose time tools take the member's own zone (spec 4.8), and on
+ * the member's own pages — the member's, else none.
  */
 export async function requestZone(ctx: Context, given: string | undefined, pointer = '/timezone'): Promise<string | null> {
   if (given !== undefined) {
     if (!isTimeZone(given.trim())) throw invalid(pointer, `"${given}" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
     return given.trim();
   }
-  return ctx.door === 'mcp' ? memberZone(ctx) : null;
+  return ctx.door === 'mcp' || ctx.door === 'web' ? memberZone(ctx) : null;
 }
 
 /** The zone lists and reports count days in: the one given, else the member's own (the answer says which). */

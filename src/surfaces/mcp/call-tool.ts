@@ -4,11 +4,11 @@ import { ApiError, internalErrorMessage } from '../../core/errors.ts';
 import { runOperation, type Call, type Principal, type Runtime } from '../../core/execute.ts';
 import type { Operation } from '../../core/operation.ts';
 import { TokenCheckNotPassed } from '../../core/token-check.ts';
-import { compileValidator, describeValidationError, type ValidationMode } from '../../core/validation.ts';
+import { validateInput, type InputParts } from '../../core/validation.ts';
 import { admitOperation } from '../admission.ts';
 import { logErrorCode } from '../request-log.ts';
 import { ToolAnswer } from './json-text.ts';
-import type { InputPart, ToolEntry } from './tools.ts';
+import type { ToolEntry } from './tools.ts';
 
 export interface ToolCallDeps {
   runtime: Runtime;
@@ -17,7 +17,6 @@ export interface ToolCallDeps {
   serialize(data: unknown, op: Operation): string;
 }
 
-type Parts = Record<InputPart, Record<string, unknown>>;
 
 /**
  * Arguments back into the REST operation's path, query and body. An argument the tool does not
@@ -25,8 +24,8 @@ type Parts = Record<InputPart, Record<string, unknown>>;
  * and an agent that believed a misspelt argument worked would be misled (REST, for people and
  * programs, ignores fields it does not name, as spec 4 says).
  */
-function splitArguments(entry: ToolEntry, args: Record<string, unknown>): Parts {
-  const parts: Parts = { params: {}, query: {}, body: {} };
+function splitArguments(entry: ToolEntry, args: Record<string, unknown>): InputParts {
+  const parts: InputParts = { params: {}, query: {}, body: {} };
   for (const [argument, value] of Object.entries(args)) {
     const target = entry.arguments.get(argument);
     if (!target) {
@@ -36,28 +35,6 @@ function splitArguments(entry: ToolEntry, args: Record<string, unknown>): Parts 
     parts[target.part][target.name] = value;
   }
   return parts;
-}
-
-/** The validators REST uses, in Fastify's order (path, body, query); a 422 names the tool's own argument. */
-function validate(entry: ToolEntry, parts: Parts): void {
-  const { op } = entry;
-  const checks: [InputPart, object | null, ValidationMode][] = [
-    ['params', op.params, 'coerce'],
-    ['body', op.body, 'strict'],
-    ['query', op.query, 'coerce'],
-  ];
-  for (const [part, schema, mode] of checks) {
-    if (!schema) continue;
-    const check = compileValidator(schema, mode);
-    if (check(parts[part])) continue;
-    let message = describeValidationError(check.errors);
-    if (part === 'params') {
-      const [pointer = '', ...rest] = message.split(':');
-      const renamed = op.toolArgs[pointer.replace(/^\//, '')];
-      if (renamed) message = [`/${renamed}`, ...rest].join(':');
-    }
-    throw new ApiError('invalid', message);
-  }
 }
 
 function errorResult(message: string): CallToolResult {
@@ -80,8 +57,7 @@ export async function callTool(
     // A switched-off module's tool, or a change with a read token, is refused whatever the arguments (spec 4, 4.8).
     admitOperation(entry.op, principal);
     const parts = splitArguments(entry, args);
-    validate(entry, parts);
-    const input = { ...parts.body, ...parts.query, ...parts.params };
+    const input = validateInput(entry.op, parts, (name) => entry.op.toolArgs[name]);
     const data = await runOperation(deps.runtime, entry.op, principal, input, deps.call);
     return new ToolAnswer(deps.serialize(data, entry.op), entry.structured && structuredOutput);
   } catch (caught) {

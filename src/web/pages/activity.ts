@@ -2,22 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { toTimestamp } from '../../core/time.ts';
-import { recordVisibleSql } from '../../core/visibility.ts';
-import { visibilities } from '../../modules/index.ts';
+import { crmRecordsNamed } from '../../modules/crm/index.ts';
+import { agentEdits } from '../../modules/knowledge/index.ts';
 import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
+import { ownActivitiesNamed } from '../../modules/time/index.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { describeChanges } from '../changes.ts';
+import { emptyState, table } from '../components/index.ts';
+import { shownTime } from '../format.ts';
 import { html, type Html } from '../html.ts';
-import { layout } from '../layout.ts';
 import { ticketLink } from '../links.ts';
 import { readContext } from '../read-context.ts';
-import { sendPage, viewerOf } from '../respond.ts';
-import type { WebDeps } from '../session.ts';
+import { sendMemberPage } from '../respond.ts';
+import type { PagesDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
+import { pageHref } from './knowledge/landing.ts';
 
 const SHOWN = 200;
 
-const KIND_WORDS: Record<string, string> = {
+/** What a kind of history entry did, as a verb before the thing it did it to. */
+const VERBS: Record<string, string> = {
   created: 'created',
   updated: 'changed',
   fields: 'changed fields of',
@@ -27,9 +31,22 @@ const KIND_WORDS: Record<string, string> = {
   worklog: 'logged work on',
   sprint: 'moved to another sprint',
   ranked: 're-ranked',
+  stopped: 'stopped the timer of',
+  stopped_by_new: 'stopped, by starting another timer,',
+  deleted: 'deleted',
+  completed: 'completed',
+  archived: 'archived',
 };
 
-/** A history entry the page lists: the member's own change through an agent. */
+const NOUNS: Record<string, string> = { ticket: 'ticket', activity: 'time entry', contact: 'contact', company: 'company', interaction: 'interaction' };
+
+interface Row {
+  at: string;
+  via: string;
+  what: Html;
+  changes: Html | string;
+}
+
 interface HistoryRow {
   at: string;
   entity_type: string;
@@ -37,13 +54,6 @@ interface HistoryRow {
   kind: string;
   via: string | null;
   changes: HistoryChange[];
-}
-
-interface Row {
-  at: string;
-  via: string | null;
-  what: Html | string;
-  changes: Html | string;
 }
 
 /** Keys of the tickets among `ids` the member can see now (the visibility rule of GET /tickets, in SQL). */
@@ -56,44 +66,55 @@ async function visibleKeys(ctx: Context, ids: readonly string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.id, row.key]));
 }
 
-/** Which of the other records (`type:id`) the member may see now, by each record's module (core/visibility.ts). */
-async function visibleRecords(ctx: Context, records: readonly { type: string; id: string }[]): Promise<Set<string>> {
-  if (records.length === 0) return new Set();
-  const { rows } = await sql<{ entity_type: string; entity_id: string }>`
-    select a.type as entity_type, a.id as entity_id
-    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as a(type text, id uuid)
-    where ${recordVisibleSql(visibilities, sql.ref('a.type'), ctx.actor.memberId, sql.ref('a.id'))}
-  `.execute(ctx.db);
-  return new Set(rows.map((row) => `${row.entity_type}:${row.entity_id}`));
-}
-
-function otherRow(row: HistoryRow, visible: boolean): Row {
-  const { at, via } = row;
-  // a contact, company or interaction the member can no longer see keeps its values to itself too
-  const what = html`${row.entity_type} ${row.kind}`;
-  const hidden = html`<span class="muted">(one you cannot see now)</span>`;
-  if (!visible) return { at, via, what: html`${what} ${hidden}`, changes: '' };
-  return { at, via, what, changes: describeChanges(row.changes) };
-}
-
-function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[]): Row {
-  // a ticket the member can no longer see keeps its key and its values to itself
-  if (!key) return { at, via, what: html`${KIND_WORDS[kind] ?? kind} <span class="muted">a ticket you cannot see now</span>`, changes: '' };
-  const shown = kind === 'created' ? changes.filter((c) => c.field !== 'key') : changes;
-  return { at, via, what: html`${KIND_WORDS[kind] ?? kind} ${ticketLink(key)}`, changes: describeChanges(shown) };
-}
+const idsOf = (rows: readonly HistoryRow[], type: string) => [...new Set(rows.filter((row) => row.entity_type === type).map((row) => row.entity_id))];
 
 /**
- * "What my agents did": the member's recent changes made through tokens, newest first, each with
- * the name of the token or application that made it (history's `via`), the ticket it touched (a
- * link) and the values that changed.
+ * Each entry's "what" in words, with a link to what it touched where the member may still see it;
+ * a record they can no longer see keeps its name and its values to itself.
  */
-export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
+async function describeHistory(ctx: Context, rows: readonly HistoryRow[], zone: string): Promise<Row[]> {
+  const [keys, activities, crm] = await Promise.all([
+    visibleKeys(ctx, idsOf(rows, 'ticket')),
+    ownActivitiesNamed(ctx, idsOf(rows, 'activity')),
+    ctx.settings.modules.crm
+      ? crmRecordsNamed(ctx, { contact: idsOf(rows, 'contact'), company: idsOf(rows, 'company'), interaction: idsOf(rows, 'interaction') })
+      : Promise.resolve(new Map()),
+  ]);
+  return rows.map((row) => {
+    const verb = VERBS[row.kind] ?? row.kind.replace(/_/g, ' ');
+    const noun = NOUNS[row.entity_type] ?? row.entity_type.replace(/_/g, ' ');
+    let thing: Html | null = null;
+    let shown = row.changes;
+    if (row.entity_type === 'ticket') {
+      const key = keys.get(row.entity_id);
+      if (key) thing = ticketLink(key);
+      if (row.kind === 'created') shown = row.changes.filter((c) => c.field !== 'key');
+    } else if (row.entity_type === 'activity') {
+      const activity = activities.get(row.entity_id);
+      if (activity) thing = html`the <a href="/time">time entry</a>${activity.description ? html` “${activity.description}”` : ''}`;
+    } else {
+      const record = crm.get(row.entity_id);
+      if (record) thing = html`the ${noun} <a href="${record.path}">${record.name}</a>`;
+    }
+    if (!thing) return { at: row.at, via: row.via!, what: html`${verb} <span class="muted">a ${noun} you cannot see now</span>`, changes: '' };
+    return { at: row.at, via: row.via!, what: html`${verb} ${thing}`, changes: describeChanges(shown, { zone }) };
+  });
+}
+
+const humanize = (action: string) => action.replace(/[._]+/g, ' ');
+
+/**
+ * "What my agents did": the member's recent changes made through tokens and connected
+ * applications, in every module — tickets, time entries and CRM records (history), knowledge
+ * pages (their versions) and workspace configuration (the audit log) — newest first, in words,
+ * each with the agent that made it and its time in the member's zone.
+ */
+export function activityRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/agents/activity', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    // ticket history and the workspace audit log (helpdesk forms), merged newest first
-    const [history, audit] = await Promise.all([
+    const ctx = await readContext(deps, session, request.id, request.log);
+    const [history, audit, edits] = await Promise.all([
       deps.db
         .selectFrom('history')
         .select(['at', 'entity_type', 'entity_id', 'kind', 'via', 'changes'])
@@ -110,34 +131,39 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
         .orderBy('at', 'desc')
         .limit(SHOWN)
         .execute(),
+      ctx.settings.modules.knowledge ? agentEdits(ctx, SHOWN) : Promise.resolve([]),
     ]);
-    const ctx = await readContext(deps, session, request.id, request.log);
-    const recordOf = (row: HistoryRow) => `${row.entity_type}:${row.entity_id}`;
-    const others = new Map(history.filter((row) => row.entity_type !== 'ticket').map((row) => [recordOf(row), row]));
-    const [keys, seen] = await Promise.all([
-      visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]),
-      visibleRecords(ctx, [...others.values()].map((row) => ({ type: row.entity_type, id: row.entity_id }))),
-    ]);
+    const zone = session.timezone;
     const rows: Row[] = [
-      ...history.map((row) =>
-        row.entity_type === 'ticket'
-          ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes)
-          : otherRow(row, seen.has(recordOf(row))),
-      ),
-      ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) })),
+      ...(await describeHistory(ctx, history, zone)),
+      ...edits.map((edit) => ({
+        at: edit.at,
+        via: edit.via,
+        what: edit.page
+          ? html`${edit.version === 1 ? 'created' : 'edited'} the page <a href="${pageHref(edit.page.space, edit.page.slug)}">${edit.page.title}</a> <span class="muted">in ${edit.page.space}</span>`
+          : html`${edit.version === 1 ? 'created' : 'edited'} <span class="muted">a page you cannot see now</span>`,
+        changes: edit.page ? `Version ${edit.version}` : '',
+      })),
+      ...audit.map((row) => ({ at: row.at, via: row.via!, what: html`${humanize(row.action)}: ${row.target}`, changes: describeChanges(row.changes, { switches: true, zone }) })),
     ]
       .sort((a, b) => toTimestamp(b.at).localeCompare(toTimestamp(a.at)))
       .slice(0, SHOWN);
     const body = html`<div class="card"><h1>What my agents did</h1>
-<p class="muted">Changes made as you through personal tokens and connected applications, newest first (the last ${SHOWN}).</p>
+<p class="muted">Changes made as you through personal tokens and connected applications, in every module, newest first (the last ${SHOWN}). Times are in your time zone, ${zone}.</p>
 ${
   rows.length === 0
-    ? html`<p id="no-activity">Your agents have not changed anything yet.</p>`
-    : html`<table id="activity" class="stack"><thead><tr><th>When</th><th>Agent</th><th>What</th><th>Changed</th></tr></thead><tbody>${rows.map(
-        (row) =>
-          html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td class="agent">${row.via}</td><td class="what">${row.what}</td><td class="changed">${row.changes}</td></tr>`,
-      )}</tbody></table>`
+    ? emptyState('no-activity', 'Your agents have not changed anything yet.', 'When an agent works as you through a token or a connected application, each change it makes is listed here.')
+    : table(
+        [
+          { header: 'When', cell: (row) => shownTime(row.at, zone) },
+          { header: 'Agent', cell: (row) => row.via, className: 'agent' },
+          { header: 'What', cell: (row) => row.what, className: 'what' },
+          { header: 'Changed', cell: (row) => row.changes, className: 'changed' },
+        ],
+        rows,
+        { id: 'activity', caption: 'Changes your agents made, newest first' },
+      )
 }</div>`;
-    return sendPage(reply, layout('What my agents did', body, viewerOf(session)));
+    return sendMemberPage(request, reply, deps, session, { title: 'What my agents did', body, section: 'activity', crumbs: [{ label: 'What my agents did' }] });
   });
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { toTimestamp } from '../../core/time.ts';
 import { describeChanges } from '../changes.ts';
+import { emptyState } from '../components/index.ts';
+import { shownTime } from '../format.ts';
 import { html } from '../html.ts';
-import { layout } from '../layout.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import { memberErrorPage, sendMemberPage } from '../respond.ts';
 import type { WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
 
@@ -18,7 +18,7 @@ export function adminAuditRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/admin/audit', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    if (!session.isAdmin) return errorPage(reply, 403, 'Only administrators can read the audit log.', viewerOf(session));
+    if (!session.isAdmin) return memberErrorPage(reply, deps, session, 403, 'Only administrators can read the audit log.', [{ label: 'Audit log' }]);
     const rows = await deps.db
       .selectFrom('audit_log as a')
       .leftJoin('members as m', 'm.id', 'a.actor_id')
@@ -31,13 +31,13 @@ export function adminAuditRoutes(app: FastifyInstance, deps: WebDeps): void {
 <p class="muted">Workspace configuration changed through the API (helpdesk forms), this site's settings page or the command line, newest first (the last ${SHOWN}), with the member and the token, application or command line that made each change.</p>
 ${
   rows.length === 0
-    ? html`<p id="no-audit">Nothing has been changed yet.</p>`
-    : html`<table id="audit" class="stack"><thead><tr><th>When</th><th>Member</th><th>Agent</th><th>What</th><th>Target</th><th>Changed</th></tr></thead><tbody>${rows.map(
+    ? emptyState('no-audit', 'Nothing has been changed yet.')
+    : html`<table id="audit" class="stack"><thead><tr><th scope="col">When</th><th scope="col">Member</th><th scope="col">Agent</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">Changed</th></tr></thead><tbody>${rows.map(
         (row) =>
-          html`<tr><td>${toTimestamp(row.at).slice(0, 19).replace('T', ' ')} UTC</td><td>${row.actor ?? '—'}</td><td class="agent">${row.via ?? '—'}</td><td>${row.action}</td><td>${row.target}</td><td class="changed">${describeChanges(row.changes, true)}</td></tr>`,
+          html`<tr><td data-label="When">${shownTime(row.at, session.timezone)}</td><td data-label="Member">${row.actor ?? '—'}</td><td class="agent" data-label="Agent">${row.via ?? '—'}</td><td data-label="What">${row.action}</td><td data-label="Target">${row.target}</td><td class="changed" data-label="Changed">${describeChanges(row.changes, { switches: true, zone: session.timezone })}</td></tr>`,
       )}</tbody></table>`
 }
 </div>`;
-    return sendPage(reply, layout('Audit log', body, viewerOf(session)));
+    return sendMemberPage(request, reply, deps, session, { title: 'Audit log', body, section: 'audit', crumbs: [{ label: 'Audit log' }] });
   });
 }

@@ -13,12 +13,12 @@ import {
   type SwitchableModule,
   type WorkspaceSettings,
 } from '../../core/settings.ts';
+import { acceptPost } from '../actions.ts';
+import { button, form } from '../components/index.ts';
 import { html, type Html } from '../html.ts';
-import { layout } from '../layout.ts';
 import { builtModules } from '../module-availability.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
-import { csrfMatches, csrfToken, foreignOrigin } from '../session.ts';
-import type { WebDeps } from '../session.ts';
+import { memberErrorPage, sendMemberPage } from '../respond.ts';
+import type { PagesDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
 
 const LABELS: Record<SettingSwitch, string> = {
@@ -42,44 +42,42 @@ function offered(name: SettingSwitch, built: ReadonlySet<SwitchableModule>): boo
 }
 
 /** The administrator's settings page: the same switches the CLI turns. */
-export function adminSettingsRoutes(app: FastifyInstance, deps: WebDeps): void {
+const ONLY_ADMINS = 'Only administrators can change the workspace settings. Ask one of them to switch a module or a way in on or off.';
+
+export function adminSettingsRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/admin/settings', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    if (!session.isAdmin) return errorPage(reply, 403, 'Only administrators can change the workspace settings.', viewerOf(session));
+    if (!session.isAdmin) return memberErrorPage(reply, deps, session, 403, ONLY_ADMINS, [{ label: 'Settings' }]);
     const settings = await readSettings(deps.db);
     const built = builtModules();
     const saved = (request.query as { saved?: unknown }).saved === '1';
-    const csrf = csrfToken(session.cookie, 'settings');
-    const body = html`<div class="card"><h1>Workspace settings</h1>
-<p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>
-${readOnlyLine(settings)}
-<form method="post" action="/admin/settings"><input type="hidden" name="csrf" value="${csrf}">
-${SETTING_SWITCHES.map((name) =>
+    const switches = html`<fieldset><legend>Ways in and modules</legend>${SETTING_SWITCHES.map((name) =>
   offered(name, built)
     ? html`<label><input type="checkbox" name="${name}" value="on"${switchIsOn(settings, name) ? html` checked` : ''}>
 ${LABELS[name]}</label>`
     : html`<p class="unavailable" data-switch="${name}">${LABELS[name]}: <span class="muted">not available yet</span></p>`,
-)}
-<button type="submit">Save</button>${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</form></div>`;
-    return sendPage(reply, layout('Settings', body, viewerOf(session)));
+)}</fieldset>
+<div class="form-actions">${button('Save')}${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</div>`;
+    const body = html`<div class="card"><h1>Workspace settings</h1>
+<p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>
+${readOnlyLine(settings)}
+${form(session, '/admin/settings', switches, { plain: true })}</div>`;
+    return sendMemberPage(request, reply, deps, session, { title: 'Settings', body, section: 'settings', crumbs: [{ label: 'Settings' }] });
   });
 
   app.post('/admin/settings', async (request, reply) => {
-    const session = await requireSession(request, reply, deps);
-    if (!session) return reply;
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    if (!session.isAdmin) return errorPage(reply, 403, 'Only administrators can change the workspace settings.', viewerOf(session));
-    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'settings', form.csrf)) {
-      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-    }
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
+    const { session, values } = post;
+    if (!session.isAdmin) return memberErrorPage(reply, deps, session, 403, ONLY_ADMINS, [{ label: 'Settings' }]);
     const built = builtModules();
     await deps.db.transaction().execute(async (trx) => {
       const settings = await readSettings(trx);
       for (const name of SETTING_SWITCHES) {
         // a module not built yet has no checkbox: its absence from the form is not a choice
         if (!offered(name, built)) continue;
-        const wanted = form[name] === 'on';
+        const wanted = values[name] === 'on';
         if (wanted === switchIsOn(settings, name)) continue;
         await setSwitch(trx, name, wanted);
         // the administrator in person: no token or application stands between

@@ -4,11 +4,10 @@ import { ApiError } from '../../core/errors.ts';
 import { getBoard, listSprints } from '../../modules/boards/index.ts';
 import type { BoardDetail, SprintList } from '../../modules/boards/index.ts';
 import { html, type Html } from '../html.ts';
-import { layout } from '../layout.ts';
 import { personLink, projectLink, ticketLink } from '../links.ts';
 import { requireModuleOn } from '../module-switch.ts';
 import { readContext } from '../read-context.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import { memberErrorPage, sendMemberPage } from '../respond.ts';
 import type { WebDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
 
@@ -53,7 +52,7 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
     const number = Number((request.params as { number: string }).number);
-    if (!Number.isInteger(number) || number < 1) return errorPage(reply, 404, 'No such board', viewerOf(session));
+    if (!Number.isInteger(number) || number < 1) return memberErrorPage(reply, deps, session, 404, 'There is no board with this number.', [{ label: 'Boards', href: '/boards' }]);
     const given = (request.query as { sprint?: unknown }).sprint;
     const sprint = typeof given === 'string' && given.trim() !== '' ? given : undefined;
     try {
@@ -62,10 +61,16 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
       const board = await getBoard(ctx, number, sprint);
       const sprints = await sprintsOf(ctx, number, board);
       const picker = sprints.length ? sprintPicker(number, board, sprints) : '';
-      return sendPage(reply, layout(board.name, boardBody(number, board, picker), viewerOf(session), `board:${number}`));
+      return sendMemberPage(request, reply, deps, session, {
+        title: board.name,
+        body: boardBody(number, board, picker),
+        live: `board:${number}`,
+        section: 'boards',
+        crumbs: [{ label: 'Boards', href: '/boards' }, { label: board.name }],
+      });
     } catch (error) {
       if (error instanceof ApiError && [403, 404, 422].includes(error.status)) {
-        return errorPage(reply, error.status === 403 ? 403 : 404, error.message, viewerOf(session));
+        return memberErrorPage(reply, deps, session, error.status === 403 ? 403 : 404, error.message, [{ label: 'Boards', href: '/boards' }]);
       }
       throw error;
     }

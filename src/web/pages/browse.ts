@@ -2,22 +2,29 @@ import type { FastifyInstance } from 'fastify';
 import { formatDuration } from '../../core/durations.ts';
 import { ApiError } from '../../core/errors.ts';
 import { visibleProjects } from '../../modules/projects/index.ts';
-import { getTicket, isWatching, setWatching } from '../../modules/tickets/index.ts';
-import type { TicketDetail } from '../../modules/tickets/index.ts';
+import { getTicket, isWatching } from '../../modules/tickets/index.ts';
+import type { TicketDetail, WatchState } from '../../modules/tickets/index.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember } from '../actions.ts';
+import { button, form } from '../components/index.ts';
 import { fieldLabel, shownTime } from '../format.ts';
 import { html, type Html } from '../html.ts';
-import { layout } from '../layout.ts';
-import { personLink, projectLink, ticketLink } from '../links.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import { personLink, projectLink, ticketHref, ticketLink } from '../links.ts';
+import { memberErrorPage, sendMemberPage } from '../respond.ts';
 import { readContext } from '../read-context.ts';
 import { renderRichText } from '../rich-text.ts';
-import { csrfMatches, csrfToken, foreignOrigin, type WebDeps } from '../session.ts';
+import type { PagesDeps, Session } from '../session.ts';
 import { requireSession } from './guard.ts';
 
-function watchForm(key: string, watching: boolean, csrf: string): Html {
-  return html`<form id="watch" method="post" action="/browse/${key}/watch"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="watch" value="${watching ? 'off' : 'on'}">${
-    watching ? html`<span class="muted">You watch this ticket: you are told of its changes.</span> <button type="submit" class="secondary">Stop watching</button>` : html`<button type="submit" class="secondary">Watch</button>`
-  }</form>`;
+/**
+ * The member's Watch button: runs watch_ticket or unwatch_ticket (web-only operations); with
+ * htmx the answer is this form again, as it now is.
+ */
+function watchForm(session: Session, key: string, watching: boolean): Html {
+  const action = `${ticketHref(key)}/${watching ? 'unwatch' : 'watch'}`;
+  const content = watching
+    ? html`<p><span class="muted">You watch this ticket: you are told of its changes.</span> ${button('Stop watching', { kind: 'secondary' })}</p>`
+    : html`<p>${button('Watch', { kind: 'secondary' })}</p>`;
+  return form(session, action, content, { id: 'watch' });
 }
 
 type Shown = Html | string | null | undefined;
@@ -26,7 +33,7 @@ const list = (values: readonly string[]) => (values.length ? values.join(', ') :
 const seconds = (value: number | null) => (value === null ? null : formatDuration(value));
 
 /** Everything the ticket holds besides its texts, as label and value; absent optional facts are left out. */
-function facts(ticket: TicketDetail): Html {
+function facts(ticket: TicketDetail, zone: string): Html {
   const custom = Object.entries(ticket.fields ?? {});
   return html`<dl class="facts" id="facts">
 ${fact('Project', ticket.project ? projectLink(ticket.project) : null)}${fact('Status', ticket.status?.name, 'status')}${fact('Resolution', ticket.resolution ?? 'Unresolved', 'resolution')}
@@ -36,7 +43,7 @@ ${fact('Labels', list(ticket.labels))}${fact('Components', list(ticket.component
 ${fact('Fix versions', list(ticket.fix_versions), 'fix-versions')}${fact('Affected versions', list(ticket.affected_versions), 'affected-versions')}
 ${fact('Parent', ticket.parent ? ticketLink(ticket.parent) : null, 'parent')}${fact('Due date', ticket.due_date, 'due-date')}
 ${ticket.security_level ? fact('Security level', ticket.security_level) : ''}
-${fact('Created', shownTime(ticket.created_at))}${ticket.resolved_at ? fact('Resolved', shownTime(ticket.resolved_at)) : ''}
+${fact('Created', shownTime(ticket.created_at, zone))}${ticket.resolved_at ? fact('Resolved', shownTime(ticket.resolved_at, zone)) : ''}
 ${ticket.original_estimate_seconds !== null ? fact('Original estimate', seconds(ticket.original_estimate_seconds)) : ''}${
     ticket.remaining_estimate_seconds !== null ? fact('Remaining estimate', seconds(ticket.remaining_estimate_seconds)) : ''
   }${ticket.time_spent_seconds ? fact('Time spent', seconds(ticket.time_spent_seconds), 'time-spent') : ''}
@@ -44,10 +51,10 @@ ${custom.map(([key, value]) => fact(fieldLabel(key), value, `field-${key}`))}
 </dl>`;
 }
 
-function ticketBody(ticket: TicketDetail, watch: Html, keys: ReadonlySet<string>): Html {
+function ticketBody(ticket: TicketDetail, watch: Html, keys: ReadonlySet<string>, zone: string): Html {
   return html`<div class="card"><h1><span id="ticket-key">${ticket.key}</span> ${ticket.summary}</h1>
 ${watch}
-${facts(ticket)}
+${facts(ticket, zone)}
 <h2>Description</h2><div id="description">${renderRichText(ticket.description, keys)}</div>
 ${ticket.environment ? html`<h2>Environment</h2>${renderRichText(ticket.environment, keys)}` : ''}
 ${ticket.links.length ? html`<h2>Links</h2><ul id="links">${ticket.links.map((l) => html`<li>${l.relation} ${ticketLink(l.ticket)} ${l.summary}${l.status ? html` <span class="muted">${l.status.name}</span>` : ''}</li>`)}</ul>` : ''}
@@ -55,14 +62,14 @@ ${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul id="subtasks">${ticket.sub
 <h2>Comments</h2>
 <div id="comments">${
     ticket.comments.length
-      ? ticket.comments.map((c) => html`<div class="comment"><p><strong>${personLink(c.author, 'Someone')}</strong> <span class="muted">${shownTime(c.created_at)}</span></p>${renderRichText(c.body, keys)}</div>`)
+      ? ticket.comments.map((c) => html`<div class="comment"><p><strong>${personLink(c.author, 'Someone')}</strong> <span class="muted">${shownTime(c.created_at, zone)}</span></p>${renderRichText(c.body, keys)}</div>`)
       : html`<p class="muted">No comments.</p>`
   }</div>
 <h2>Work logged</h2>
 <div id="worklogs">${
     ticket.worklogs.length
       ? ticket.worklogs.map(
-          (w) => html`<div class="worklog"><p><strong>${personLink(w.author, 'Someone')}</strong> logged <strong>${w.time_spent}</strong> <span class="muted">started ${shownTime(w.started_at)}</span></p>${w.body ? renderRichText(w.body, keys) : ''}</div>`,
+          (w) => html`<div class="worklog"><p><strong>${personLink(w.author, 'Someone')}</strong> logged <strong>${w.time_spent}</strong> <span class="muted">started ${shownTime(w.started_at, zone)}</span></p>${w.body ? renderRichText(w.body, keys) : ''}</div>`,
         )
       : html`<p class="muted">No work logged.</p>`
   }</div>
@@ -73,7 +80,7 @@ ${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul id="subtasks">${ticket.sub
  * /browse/:key: the ticket page behind the same log-in (the `url` field of a ticket): read-only
  * but for the member's own Watch button; it updates while open.
  */
-export function browseRoutes(app: FastifyInstance, deps: WebDeps): void {
+export function browseRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/browse/:key', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
@@ -82,35 +89,39 @@ export function browseRoutes(app: FastifyInstance, deps: WebDeps): void {
       const ctx = await readContext(deps, session, request.id, request.log);
       const ticket = await getTicket(ctx, key);
       const [watching, projects] = await Promise.all([isWatching(ctx, ticket.key), visibleProjects(ctx)]);
-      const watch = watchForm(ticket.key, watching, csrfToken(session.cookie, `watch:${ticket.key}`));
       // keys of the reader's projects mentioned in the texts become links
       const keys = new Set(projects.map((p) => p.key));
-      return sendPage(reply, layout(`${ticket.key} ${ticket.summary}`, ticketBody(ticket, watch, keys), viewerOf(session), `ticket:${ticket.key}`));
+      return sendMemberPage(request, reply, deps, session, {
+        title: `${ticket.key} ${ticket.summary}`,
+        body: ticketBody(ticket, watchForm(session, ticket.key, watching), keys, session.timezone),
+        live: `ticket:${ticket.key}`,
+        section: 'home',
+        crumbs: [...(ticket.project ? [{ label: ticket.project, href: `/projects/${encodeURIComponent(ticket.project)}` }] : []), { label: ticket.key }],
+      });
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 422)) {
-        return errorPage(reply, error.status === 422 ? 404 : error.status, error.message, viewerOf(session));
+        return memberErrorPage(reply, deps, session, error.status === 422 ? 404 : error.status, error.message);
       }
       throw error;
     }
   });
 }
 
-/** The Watch / Stop watching button of the ticket page. */
-export function watchRoutes(app: FastifyInstance, deps: WebDeps): void {
-  app.post('/browse/:key/watch', async (request, reply) => {
-    const session = await requireSession(request, reply, deps);
-    if (!session) return reply;
-    const { key } = request.params as { key: string };
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, `watch:${key}`, form.csrf)) {
-      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-    }
-    try {
-      await setWatching(await readContext(deps, session, request.id, request.log), key, form.watch === 'on');
-    } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return errorPage(reply, 404, error.message, viewerOf(session));
-      throw error;
-    }
-    return reply.redirect(`/browse/${encodeURIComponent(key)}`, 303);
-  });
+/** Watch and Stop watching: the ticket page's proof of the way every page runs an operation. */
+export function watchRoutes(app: FastifyInstance, deps: PagesDeps): void {
+  for (const watching of [true, false]) {
+    app.post(`/browse/:key/${watching ? 'watch' : 'unwatch'}`, async (request, reply) => {
+      const post = await acceptPost(request, reply, deps);
+      if (!post) return reply;
+      const { key } = request.params as { key: string };
+      const outcome = await runAsMember<WatchState>(deps, post, watching ? 'watch_ticket' : 'unwatch_ticket', { params: { key } });
+      if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
+      const shown = outcome.value.key;
+      return answerDone(reply, deps, post, {
+        to: ticketHref(shown),
+        flash: { kind: 'success', text: watching ? `You now watch ${shown}: you are told of its changes.` : `You no longer watch ${shown}.` },
+        fragment: () => watchForm(post.session, shown, watching),
+      });
+    });
+  }
 }

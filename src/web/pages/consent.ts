@@ -1,4 +1,5 @@
 import type { Access } from '../../policy/ability.ts';
+import { button } from '../components/index.ts';
 import { html } from '../html.ts';
 import { layout, type Viewer } from '../layout.ts';
 
@@ -50,9 +51,9 @@ ${
     : ''
 }
 </fieldset>
-<p><button type="submit" name="decision" value="approve">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary">Decline</button></p>
+<p class="form-actions">${button('Allow', { name: 'decision', value: 'approve' })}
+${button('Decline', { kind: 'secondary', name: 'decision', value: 'deny' })}</p>
 </form></div>`;
   // no script on the page where a member grants access: nothing may act on it but their click
-  return layout('Connect an application', body, view.viewer, null);
+  return layout('Connect an application', body, view.viewer, { live: null });
 }

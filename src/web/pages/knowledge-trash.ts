@@ -1,14 +1,15 @@
 import { isUuid } from '../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
-import { toTimestamp } from '../../core/time.ts';
 import { restorePage, trash } from '../../modules/knowledge/index.ts';
+import { acceptPost, answerDone, answerRefused } from '../actions.ts';
+import { button, emptyState, form } from '../components/index.ts';
+import { shownTime } from '../format.ts';
 import { html } from '../html.ts';
-import { layout } from '../layout.ts';
 import { requireModuleOn } from '../module-switch.ts';
 import { readContext } from '../read-context.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
-import { csrfMatches, csrfToken, foreignOrigin, type WebDeps } from '../session.ts';
+import { memberErrorPage, sendMemberPage } from '../respond.ts';
+import type { PagesDeps } from '../session.ts';
 import { requireSession } from './guard.ts';
 
 /**
@@ -16,7 +17,7 @@ import { requireSession } from './guard.ts';
  * with Restore: the page and what was deleted with it come back. With the knowledge base switched
  * off it shows and restores nothing, as the API does.
  */
-export function knowledgeTrashRoutes(app: FastifyInstance, deps: WebDeps): void {
+export function knowledgeTrashRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/knowledge/:space/trash', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
@@ -25,43 +26,43 @@ export function knowledgeTrashRoutes(app: FastifyInstance, deps: WebDeps): void 
       const ctx = await readContext(deps, session, request.id, request.log);
       requireModuleOn(ctx.settings, 'knowledge');
       const bin = await trash(ctx, space);
-      const csrf = csrfToken(session.cookie, `trash:${bin.space}`);
-      const restored = (request.query as { restored?: string }).restored;
+      const restore = (id: string, title: string) =>
+        form(session, `/knowledge/${bin.space}/trash/${id}/restore`, button('Restore', { label: `Restore ${title}` }), { plain: true, className: 'inline' });
       const body = html`<div class="card"><h1>Trash of ${bin.name}</h1>
-${restored ? html`<p role="status" id="restored">Restored “${restored}”.</p>` : ''}
 ${
   bin.pages.length
-    ? html`<table><thead><tr><th>Page</th><th>Deleted</th><th></th></tr></thead><tbody>${bin.pages.map(
-        (p) => html`<tr data-slug="${p.slug}"><td>${p.title} <span class="muted">${p.slug}</span></td><td class="muted">${toTimestamp(p.edited_at).slice(0, 10)}</td>
-<td><form class="inline" method="post" action="/knowledge/${bin.space}/trash/${p.id}/restore"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Restore</button></form></td></tr>`,
+    ? html`<table class="stack"><thead><tr><th scope="col">Page</th><th scope="col">Deleted</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${bin.pages.map(
+        (p) => html`<tr data-slug="${p.slug}"><td data-label="Page">${p.title} <span class="muted">${p.slug}</span></td><td class="muted" data-label="Deleted">${shownTime(p.edited_at, session.timezone)}</td>
+<td>${restore(p.id, p.title)}</td></tr>`,
       )}</tbody></table>`
-    : html`<p class="muted" id="empty">The trash is empty.</p>`
+    : emptyState('empty', 'The trash is empty.', 'A deleted page waits here until a manager of the space restores it.')
 }</div>`;
-      return sendPage(reply, layout(`Trash of ${bin.name}`, body, viewerOf(session)));
+      return sendMemberPage(request, reply, deps, session, {
+        title: `Trash of ${bin.name}`,
+        body,
+        section: 'knowledge',
+        crumbs: [{ label: 'Knowledge base', href: '/knowledge' }, { label: bin.name, href: `/knowledge#space-${bin.space}` }, { label: 'Trash' }],
+      });
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return errorPage(reply, error.status === 403 ? 403 : 404, error.message, viewerOf(session));
+      if (error instanceof ApiError && error.status < 500) return memberErrorPage(reply, deps, session, error.status === 403 ? 403 : 404, error.message, [{ label: 'Knowledge base', href: '/knowledge' }]);
       throw error;
     }
   });
 
   app.post('/knowledge/:space/trash/:page/restore', async (request, reply) => {
-    const session = await requireSession(request, reply, deps);
-    if (!session) return reply;
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
     const { space, page } = request.params as { space: string; page: string };
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, `trash:${space}`, form.csrf)) {
-      return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-    }
-    if (!isUuid(page)) return errorPage(reply, 404, 'No such page in the trash', viewerOf(session));
+    if (!isUuid(page)) return answerRefused(reply, deps, post, new ApiError('not_found', 'There is no such page in the trash.'));
     try {
-      const ctx = await readContext(deps, session, request.id, request.log, 'write');
+      const ctx = await readContext(deps, post.session, request.id, request.log, 'write');
       requireModuleOn(ctx.settings, 'knowledge');
       // the member's grants are read before the transaction takes the embedded database's one connection
       await ctx.ability.visibleProjectIds();
       const restored = await ctx.db.transaction().execute((trx) => restorePage({ ...ctx, db: trx }, space, page));
-      return reply.redirect(`/knowledge/${encodeURIComponent(space)}/trash?restored=${encodeURIComponent(restored.title)}`, 303);
+      return answerDone(reply, deps, post, { to: `/knowledge/${encodeURIComponent(space)}/trash`, flash: { kind: 'success', text: `Restored “${restored.title}”.` } });
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return errorPage(reply, error.status === 403 ? 403 : 404, error.message, viewerOf(session));
+      if (error instanceof ApiError && error.status < 500) return answerRefused(reply, deps, post, error);
       throw error;
     }
   });

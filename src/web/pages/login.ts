@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyPassword } from '../../auth/passwords.ts';
+import { button, field, flashMessage } from '../components/index.ts';
 import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import type { LoginThrottle } from '../login-throttle.ts';
@@ -18,13 +19,13 @@ export function safeReturnTo(raw: unknown): string {
 export function renderLogin(request: FastifyRequest, reply: FastifyReply, deps: WebDeps, returnTo: string, problem?: string, status = 200): FastifyReply {
   const cookie = preSession(request, reply, deps);
   const body = html`<div class="card"><h1>Log in</h1>
-${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
+${problem ? flashMessage({ kind: 'error', text: problem }) : ''}
 <form method="post" action="/login">
 <input type="hidden" name="csrf" value="${csrfToken(cookie, 'login')}">
 <input type="hidden" name="return_to" value="${returnTo}">
-<label>Email <input type="email" name="email" autocomplete="username" required></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Log in</button>
+${field({ name: 'email', label: 'Email', type: 'email', autocomplete: 'username' })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
+<div class="form-actions">${button('Log in')}</div>
 </form></div>`;
   return sendPage(reply, layout('Log in', body), status);
 }

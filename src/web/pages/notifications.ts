@@ -1,42 +1,51 @@
-import { isUuid } from '../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
-import { toTimestamp } from '../../core/time.ts';
-import { emailWanted, inbox, markAllRead, markRead, setEmailWanted, type InboxEntry } from '../../notifications/inbox.ts';
-import { html, type Html } from '../html.ts';
-import { layout } from '../layout.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
-import { csrfMatches, csrfToken, foreignOrigin, type PagesDeps, type Session } from '../session.ts';
+import type { UnreadCount } from '../../modules/me/index.ts';
+import { emailWanted, inbox, setEmailWanted, type InboxEntry } from '../../notifications/inbox.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../actions.ts';
+import { button, emptyState, field, form } from '../components/index.ts';
+import { shownTime } from '../format.ts';
+import { html, Html } from '../html.ts';
+import { sendMemberPage } from '../respond.ts';
+import type { PagesDeps, Session } from '../session.ts';
 import { requireSession } from './guard.ts';
 
-const when = (at: string) => toTimestamp(at).slice(0, 16).replace('T', ' ');
-
-function row(entry: InboxEntry, csrf: string): Html {
+function row(session: Session, entry: InboxEntry): Html {
   const by = entry.by ? html`${entry.by}${entry.via ? html` <span class="muted">through ${entry.via}</span>` : ''}` : html`<span class="muted">Atrium</span>`;
+  const markRead = form(session, `/notifications/${entry.id}/read`, button('Mark read', { kind: 'secondary', label: `Mark read: ${entry.headline}` }), {
+    className: 'inline',
+    target: 'closest tr',
+  });
   return html`<tr class="${entry.read ? 'read' : 'unread'}" data-id="${entry.id}">
-<td>${entry.read ? '' : html`<span class="count" title="unread">new</span>`}</td>
-<td>${entry.link ? html`<a href="${new URL(entry.link).pathname}">${entry.headline}</a>` : entry.headline}${entry.detail ? html`<br><span class="muted">${entry.detail}</span>` : ''}${
+<td>${entry.read ? html`<span class="visually-hidden">read</span>` : html`<span class="count">new</span>`}</td>
+<td data-label="What">${entry.link ? html`<a href="${new URL(entry.link).pathname}">${entry.headline}</a>` : entry.headline}${entry.detail ? html`<br><span class="muted">${entry.detail}</span>` : ''}${
     entry.emailError ? html`<br><span class="error">The email could not be sent: ${entry.emailError}</span>` : ''
   }</td>
-<td>${by}</td><td class="muted">${when(entry.createdAt)}</td>
-<td>${entry.read ? '' : html`<form class="inline" method="post" action="/notifications/${entry.id}/read"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">Mark read</button></form>`}</td></tr>`;
+<td data-label="By">${by}</td><td data-label="When" class="muted">${shownTime(entry.createdAt, session.timezone)}</td>
+<td>${entry.read ? '' : markRead}</td></tr>`;
 }
 
-async function page(deps: PagesDeps, session: Session, saved: boolean): Promise<string> {
-  const [entries, wanted] = await Promise.all([inbox(deps.db, session.memberId, deps.publicUrl), emailWanted(deps.db, session.memberId)]);
-  const csrf = csrfToken(session.cookie, 'notifications');
+/** The list of notifications, with Mark all read: what htmx swaps after marking them all. */
+function inboxCard(session: Session, entries: readonly InboxEntry[]): Html {
   const unread = entries.filter((e) => !e.read).length;
-  const email = html`<div class="card"><h2>Email</h2>
-${deps.mail ? '' : html`<p class="muted">This server sends no email: its operator has not configured delivery (SMTP_URL). The choice below applies once it does.</p>`}
-<form method="post" action="/notifications/email"><input type="hidden" name="csrf" value="${csrf}">
-<label><input type="checkbox" name="email" value="on"${wanted ? html` checked` : ''}> Also send me each notification by email</label>
-<button type="submit">Save</button>${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</form></div>`;
   const list = entries.length
-    ? html`<table><thead><tr><th></th><th>What</th><th>By</th><th>When</th><th></th></tr></thead><tbody>${entries.map((e) => row(e, csrf))}</tbody></table>`
-    : html`<p class="muted" id="empty">Nothing yet. You are told here when a ticket you watch changes, when someone mentions you, and when a reminder comes due.</p>`;
-  const body = html`<div class="card"><h1>Notifications</h1>
-${unread ? html`<form method="post" action="/notifications/read-all"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary">Mark all read</button></form>` : ''}
-${list}</div>${email}`;
-  return layout('Notifications', body, viewerOf(session), 'notifications');
+    ? html`<table class="stack"><caption class="visually-hidden">Your notifications, unread first</caption><thead><tr><th scope="col"><span class="visually-hidden">State</span></th><th scope="col">What</th><th scope="col">By</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${entries.map(
+        (e) => row(session, e),
+      )}</tbody></table>`
+    : emptyState('empty', 'Nothing yet.', 'You are told here when a ticket you watch changes, when someone mentions you, and when a reminder comes due.');
+  const markAll = unread ? form(session, '/notifications/read-all', button('Mark all read', { kind: 'secondary' }), { target: '#inbox' }) : '';
+  return html`<div class="card" id="inbox"><h1>Notifications</h1>${markAll}${list}</div>`;
+}
+
+/** The header's unread count, swapped in beside the fragment. */
+const unreadCount = (count: number) =>
+  html`<span id="unread-count" class="count"${count ? '' : new Html(' hidden')} hx-swap-oob="true">${String(count)}</span>`;
+
+async function emailCard(deps: PagesDeps, session: Session): Promise<Html> {
+  const wanted = await emailWanted(deps.db, session.memberId);
+  const content = html`${deps.mail ? '' : html`<p class="muted">This server sends no email: its operator has not configured delivery (SMTP_URL). The choice below applies once it does.</p>`}
+${field({ name: 'email', label: 'Also send me each notification by email', type: 'checkbox', value: wanted ? 'on' : '' })}
+<div class="form-actions">${button('Save')}</div>`;
+  return html`<div class="card" id="email"><h2>Email</h2>${form(session, '/notifications/email', content, { plain: true })}</div>`;
 }
 
 /** /notifications: what the member was told (spec 6), unread first; mark read; email on or off. */
@@ -44,31 +53,49 @@ export function notificationRoutes(app: FastifyInstance, deps: PagesDeps): void 
   app.get('/notifications', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    return sendPage(reply, await page(deps, session, (request.query as { saved?: string }).saved === '1'));
-  });
-
-  /** The three forms share one CSRF purpose; each POST answers with the page again (303). */
-  const post = (path: string, act: (session: Session, form: Record<string, unknown>, params: Record<string, string>) => Promise<string>) =>
-    app.post(path, async (request, reply) => {
-      const session = await requireSession(request, reply, deps);
-      if (!session) return reply;
-      const form = (request.body ?? {}) as Record<string, unknown>;
-      if (foreignOrigin(request, deps) || !csrfMatches(session.cookie, 'notifications', form.csrf)) {
-        return errorPage(reply, 403, 'This form has expired or did not come from this site.', viewerOf(session));
-      }
-      return reply.redirect(await act(session, form, request.params as Record<string, string>), 303);
+    const [entries, email] = await Promise.all([inbox(deps.db, session.memberId, deps.publicUrl), emailCard(deps, session)]);
+    return sendMemberPage(request, reply, deps, session, {
+      title: 'Notifications',
+      body: html`${inboxCard(session, entries)}${email}`,
+      live: 'notifications',
+      section: 'notifications',
+      crumbs: [{ label: 'Notifications' }],
     });
+  });
 
-  post('/notifications/:id/read', async (session, _form, params) => {
-    if (isUuid(params.id ?? '')) await markRead(deps.db, session.memberId, params.id!, deps.now());
-    return '/notifications';
+  const entryOf = async (post: PagePost, id: string) => (await inbox(deps.db, post.session.memberId, deps.publicUrl)).find((e) => e.id === id);
+
+  app.post('/notifications/:id/read', async (request, reply) => {
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
+    const { id } = request.params as { id: string };
+    const outcome = await runAsMember<UnreadCount>(deps, post, 'mark_notification_read', { params: { id } });
+    if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
+    const entry = await entryOf(post, id.toLowerCase());
+    return answerDone(reply, deps, post, {
+      to: '/notifications',
+      flash: { kind: 'success', text: entry ? `Marked read: ${entry.headline}.` : 'Marked read.' },
+      fragment: () => html`${entry ? row(post.session, entry) : ''}${unreadCount(outcome.value.unread)}`,
+    });
   });
-  post('/notifications/read-all', async (session) => {
-    await markAllRead(deps.db, session.memberId, deps.now());
-    return '/notifications';
+
+  app.post('/notifications/read-all', async (request, reply) => {
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
+    const outcome = await runAsMember<UnreadCount>(deps, post, 'mark_all_notifications_read', {});
+    if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
+    return answerDone(reply, deps, post, {
+      to: '/notifications',
+      flash: { kind: 'success', text: 'Every notification is marked read.' },
+      fragment: async () => html`${inboxCard(post.session, await inbox(deps.db, post.session.memberId, deps.publicUrl))}${unreadCount(0)}`,
+    });
   });
-  post('/notifications/email', async (session, form) => {
-    await setEmailWanted(deps.db, session.memberId, form.email === 'on');
-    return '/notifications?saved=1';
+
+  // a preference of the member's, kept beside the list: not an operation of any module
+  app.post('/notifications/email', async (request, reply) => {
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
+    await setEmailWanted(deps.db, post.session.memberId, post.values.email === 'on');
+    return answerDone(reply, deps, post, { to: '/notifications', flash: { kind: 'success', text: 'Saved.' } });
   });
 }

@@ -4,10 +4,10 @@ import { listBoards } from '../../modules/boards/index.ts';
 import { describeProject } from '../../modules/projects/index.ts';
 import { searchTickets } from '../../modules/tickets/index.ts';
 import { html } from '../html.ts';
-import { layout } from '../layout.ts';
 import { boardLink } from '../links.ts';
 import { readContext } from '../read-context.ts';
-import { errorPage, sendPage, viewerOf } from '../respond.ts';
+import { linkButton } from '../components/index.ts';
+import { memberErrorPage, sendMemberPage } from '../respond.ts';
 import type { WebDeps } from '../session.ts';
 import { ticketList } from '../ticket-list.ts';
 import { requireSession } from './guard.ts';
@@ -29,12 +29,12 @@ export function projectRoutes(app: FastifyInstance, deps: WebDeps): void {
       ]);
       const mine = boards.filter((b) => b.projects.includes(project.key));
       const body = html`<div class="card"><h1><span id="project-key">${project.key}</span> ${project.name}</h1>
-<p class="muted">${project.kind} project</p>${project.description ? html`<p>${project.description}</p>` : ''}
+<p class="muted">${project.kind} project</p><p>${linkButton('Create a ticket here', `/tickets/new?project=${encodeURIComponent(project.key)}`)}</p>${project.description ? html`<p>${project.description}</p>` : ''}
 ${mine.length ? html`<p>Boards: ${mine.map((b, i) => html`${i ? ', ' : ''}${boardLink(b.number, b.name)}`)}</p>` : ''}</div>
 <div class="card"><h2>Open tickets</h2>${ticketList(open, 'open-tickets', 'No open tickets.')}</div>`;
-      return sendPage(reply, layout(`${project.key} ${project.name}`, body, viewerOf(session)));
+      return sendMemberPage(request, reply, deps, session, { title: `${project.key} ${project.name}`, body, section: 'home', crumbs: [{ label: project.key }] });
     } catch (error) {
-      if (error instanceof ApiError && [403, 404, 422].includes(error.status)) return errorPage(reply, 404, error.message, viewerOf(session));
+      if (error instanceof ApiError && [403, 404, 422].includes(error.status)) return memberErrorPage(reply, deps, session, 404, error.message);
       throw error;
     }
   });

@@ -1,0 +1,139 @@
+// Atrium's own script: what makes the pages quicker, never what makes them work (every form
+// works without it). Live updates, the command palette and the keyboard shortcuts. No eval, no
+// inline handlers: the pages' CSP is script-src 'self'.
+(() => {
+  const body = document.body;
+
+  /** Whether the member is typing: single-key shortcuts never fire then, and the live refresh waits. */
+  const typing = (el) =>
+    !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) && el.type !== 'submit' && el.type !== 'button';
+
+  // --- live updates -------------------------------------------------------------------------
+  // A page that names what it shows (data-events on <body>) listens to /events and, when that
+  // changes, fetches itself again and swaps in its header and main, so a ticket, a board or the
+  // notifications stay current while open without a reload that would lose the scroll. An
+  // `unread` event updates the header's count in place. A form being filled in is not swapped
+  // away: the refresh waits until it loses focus.
+  const topic = body.dataset.events;
+  if (topic && window.EventSource) {
+    let running = false;
+    let again = false;
+    const busy = () => { const el = document.activeElement; return typing(el) && !!el.closest('main'); };
+    const refresh = async () => {
+      if (running) { again = true; return; }
+      if (busy()) { document.activeElement.addEventListener('blur', refresh, { once: true }); return; }
+      running = true;
+      try {
+        const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+        if (!response.ok) return;
+        const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+        for (const part of ['header', 'main']) {
+          const now = document.querySelector(part);
+          const fresh = next.querySelector(part);
+          if (now && fresh) {
+            const adopted = document.adoptNode(fresh);
+            now.replaceWith(adopted);
+            if (window.htmx) window.htmx.process(adopted);
+          }
+        }
+        body.dataset.refreshed = String(Number(body.dataset.refreshed || 0) + 1);
+      } catch (_) {
+        // the next change tries again
+      } finally {
+        running = false;
+        if (again) { again = false; refresh(); }
+      }
+    };
+    const source = new EventSource('/events?topic=' + encodeURIComponent(topic));
+    source.addEventListener('change', refresh);
+    source.addEventListener('unread', (event) => {
+      const count = document.getElementById('unread-count');
+      if (count) { count.textContent = event.data; count.hidden = event.data === '0'; }
+    });
+    source.addEventListener('ready', () => { body.dataset.listening = 'yes'; });
+  }
+
+  // --- htmx: a refused change is said where the member is --------------------------------------
+  document.addEventListener('htmx:responseError', (event) => {
+    const flash = document.getElementById('flash');
+    if (!flash) return;
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    flash.replaceChildren();
+    const box = document.createElement('div');
+    box.className = 'flash error';
+    box.setAttribute('role', 'alert');
+    box.textContent = status >= 500
+      ? 'Something went wrong on our side; nothing was changed. Try again in a moment.'
+      : 'This could not be done. Reload the page and try again.';
+    flash.append(box);
+  });
+  document.addEventListener('htmx:sendError', () => {
+    const flash = document.getElementById('flash');
+    if (!flash) return;
+    const box = document.createElement('div');
+    box.className = 'flash error';
+    box.setAttribute('role', 'alert');
+    box.textContent = 'Atrium could not be reached; nothing was changed. Check the connection and try again.';
+    flash.replaceChildren(box);
+  });
+
+  // --- the command palette and the shortcuts -------------------------------------------------
+  const palette = document.getElementById('palette');
+  const shortcuts = document.getElementById('shortcuts');
+  const search = document.getElementById('site-search');
+
+  const openPalette = () => {
+    if (!palette || palette.open) return;
+    if (shortcuts && shortcuts.open) shortcuts.close();
+    palette.showModal();
+    const input = palette.querySelector('input[type=search]');
+    if (input) { input.value = ''; input.focus(); input.dispatchEvent(new Event('input', { bubbles: true })); }
+  };
+  const openShortcuts = () => {
+    if (!shortcuts || shortcuts.open) return;
+    if (palette && palette.open) palette.close();
+    shortcuts.showModal();
+  };
+
+  for (const opener of document.querySelectorAll('[data-opens]')) {
+    opener.hidden = false;
+    opener.addEventListener('click', () => (opener.dataset.opens === 'palette' ? openPalette() : openShortcuts()));
+  }
+
+  if (palette) {
+    // Enter goes to the first result; arrows move among the results.
+    const links = () => [...palette.querySelectorAll('#palette-results a')];
+    palette.addEventListener('keydown', (event) => {
+      const list = links();
+      const at = list.indexOf(document.activeElement);
+      if (event.key === 'ArrowDown' && list.length) { event.preventDefault(); list[Math.min(at + 1, list.length - 1)].focus(); }
+      if (event.key === 'ArrowUp' && list.length) {
+        event.preventDefault();
+        if (at <= 0) palette.querySelector('input[type=search]').focus(); else list[at - 1].focus();
+      }
+    });
+    const form = palette.querySelector('form[role=search]');
+    if (form) {
+      form.addEventListener('submit', (event) => {
+        const first = links()[0];
+        if (first) { event.preventDefault(); location.assign(first.href); }
+      });
+    }
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+      event.preventDefault();
+      openPalette();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    if (typing(event.target) || document.querySelector('dialog[open]')) return;
+    if (event.key === '/' && search) { event.preventDefault(); search.focus(); search.select(); return; }
+    if (event.key === '?') { event.preventDefault(); openShortcuts(); return; }
+    if (event.key === 'c') {
+      const create = document.querySelector('a[data-shortcut="c"]');
+      if (create) { event.preventDefault(); location.assign(create.href); }
+    }
+  });
+})();
