@@ -71,14 +71,10 @@ export async function markRead(db: Kysely<DB>, memberId: string, id: string, now
   return row !== undefined;
 }
 
+/** The header's count after a change: unreadCountSql's rule, so it never counts what the page hides. */
 export async function countUnread(db: Kysely<DB>, memberId: string): Promise<number> {
-  const row = await db
-    .selectFrom('notifications')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('member_id', '=', memberId)
-    .where('read_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const { rows } = await sql<{ unread: number }>`select ${unreadCountSql(memberId)} as unread`.execute(db);
+  return Number(rows[0]?.unread ?? 0);
 }
 
 export async function markAllRead(db: Kysely<DB>, memberId: string, now: Date): Promise<void> {
