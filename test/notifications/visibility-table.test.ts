@@ -467,7 +467,7 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
     'CRM limited to another company': {
       check: () => {
         expect(seen.carl.activity).not.toContain(MARK.actCompany);
-        expect(seen.carl.activity).toContain('(one you cannot see now)');
+        expect(seen.carl.activity).toContain('a contact you cannot see now');
         expect(seen.vera.activity).toContain(MARK.actControlCrm);
       },
     },
