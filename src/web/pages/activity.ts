@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { moduleOffReason, type WorkspaceSettings } from '../../core/settings.ts';
 import { toTimestamp } from '../../core/time.ts';
 import { recordVisibleSql } from '../../core/visibility.ts';
-import { visibilities } from '../../modules/index.ts';
+import { recordSwitches, visibilities } from '../../modules/index.ts';
 import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { describeChanges } from '../changes.ts';
@@ -39,6 +40,17 @@ interface HistoryRow {
   changes: HistoryChange[];
 }
 
+/** A workspace audit log entry the page lists: a configuration change (helpdesk forms) by the member's agent. */
+interface AuditRow {
+  at: string;
+  action: string;
+  target: string;
+  target_type: string;
+  target_id: string | null;
+  via: string | null;
+  changes: HistoryChange[];
+}
+
 interface Row {
   at: string;
   via: string | null;
@@ -67,6 +79,28 @@ async function visibleRecords(ctx: Context, records: readonly { type: string; id
   return new Set(rows.map((row) => `${row.entity_type}:${row.entity_id}`));
 }
 
+/**
+ * Deals among the tickets `ids` whose Deal the member may see now, as GET /tickets shows it (the
+ * CRM on, and open to them for the deal's company): the others' changes of company are left out.
+ */
+async function dealsShown(ctx: Context, ids: readonly string[]): Promise<ReadonlySet<string>> {
+  const deals = ctx.hooks.ticketDeal;
+  if (!deals || ids.length === 0) return new Set();
+  return new Set((await deals.present(ctx, ids.map((id) => ({ id, fields: {} })))).keys());
+}
+
+/** Kinds of record whose module is switched off now: the page lists none of them until it is back on. */
+function switchedOffKinds(settings: WorkspaceSettings): string[] {
+  return Object.entries(recordSwitches).filter(([, module]) => moduleOffReason(module, settings) !== null).map(([kind]) => kind);
+}
+
+function auditRow(row: AuditRow, visible: boolean): Row {
+  const { at, via } = row;
+  // a request type of a project the member can no longer view keeps its name and values to itself
+  if (!visible) return { at, via, what: html`${row.action} <span class="muted">(one you cannot see now)</span>`, changes: '' };
+  return { at, via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) };
+}
+
 function otherRow(row: HistoryRow, visible: boolean): Row {
   const { at, via } = row;
   // a contact, company or interaction the member can no longer see keeps its values to itself too
@@ -76,10 +110,11 @@ function otherRow(row: HistoryRow, visible: boolean): Row {
   return { at, via, what, changes: describeChanges(row.changes) };
 }
 
-function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[]): Row {
+function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[], deal: boolean): Row {
   // a ticket the member can no longer see keeps its key and its values to itself
   if (!key) return { at, via, what: html`${KIND_WORDS[kind] ?? kind} <span class="muted">a ticket you cannot see now</span>`, changes: '' };
-  const shown = kind === 'created' ? changes.filter((c) => c.field !== 'key') : changes;
+  // a deal's company is the CRM's: named only where the member may see the deal
+  const shown = changes.filter((c) => !(kind === 'created' && c.field === 'key') && (deal || c.field !== 'company'));
   return { at, via, what: html`${KIND_WORDS[kind] ?? kind} ${ticketLink(key)}`, changes: describeChanges(shown) };
 }
 
@@ -92,39 +127,48 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/agents/activity', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    // ticket history and the workspace audit log (helpdesk forms), merged newest first
+    const ctx = await readContext(deps, session, request.id, request.log);
+    const off = switchedOffKinds(ctx.settings);
+    // ticket history and the workspace audit log (helpdesk forms), merged newest first; nothing of a module switched off
     const [history, audit] = await Promise.all([
       deps.db
         .selectFrom('history')
         .select(['at', 'entity_type', 'entity_id', 'kind', 'via', 'changes'])
         .where('actor_id', '=', session.memberId)
         .where('via', 'is not', null)
+        .$if(off.length > 0, (q) => q.where('entity_type', 'not in', off))
         .orderBy('at', 'desc')
         .limit(SHOWN)
         .execute(),
       deps.db
         .selectFrom('audit_log')
-        .select(['at', 'action', 'target', 'via', 'changes'])
+        .select(['at', 'action', 'target', 'target_type', 'target_id', 'via', 'changes'])
         .where('actor_id', '=', session.memberId)
         .where('via', 'is not', null)
+        .$if(off.length > 0, (q) => q.where('target_type', 'not in', off))
         .orderBy('at', 'desc')
         .limit(SHOWN)
         .execute(),
     ]);
-    const ctx = await readContext(deps, session, request.id, request.log);
-    const recordOf = (row: HistoryRow) => `${row.entity_type}:${row.entity_id}`;
-    const others = new Map(history.filter((row) => row.entity_type !== 'ticket').map((row) => [recordOf(row), row]));
-    const [keys, seen] = await Promise.all([
-      visibleKeys(ctx, [...new Set(history.filter((row) => row.entity_type === 'ticket').map((row) => row.entity_id))]),
-      visibleRecords(ctx, [...others.values()].map((row) => ({ type: row.entity_type, id: row.entity_id }))),
+    const recordOf = (row: { type: string; id: string | null }) => `${row.type}:${row.id}`;
+    const others = [
+      ...history.filter((row) => row.entity_type !== 'ticket').map((row) => ({ type: row.entity_type, id: row.entity_id })),
+      ...audit.flatMap((row) => (row.target_id === null ? [] : [{ type: row.target_type, id: row.target_id }])),
+    ];
+    const tickets = history.filter((row) => row.entity_type === 'ticket');
+    const dealChanges = tickets.filter((row) => row.changes.some((c) => c.field === 'company')).map((row) => row.entity_id);
+    const [keys, seen, deals] = await Promise.all([
+      visibleKeys(ctx, [...new Set(tickets.map((row) => row.entity_id))]),
+      visibleRecords(ctx, [...new Map(others.map((record) => [recordOf(record), record])).values()]),
+      dealsShown(ctx, [...new Set(dealChanges)]),
     ]);
     const rows: Row[] = [
       ...history.map((row) =>
         row.entity_type === 'ticket'
-          ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes)
-          : otherRow(row, seen.has(recordOf(row))),
+          ? ticketRow(row.at, row.via, row.kind, keys.get(row.entity_id), row.changes, deals.has(row.entity_id))
+          : otherRow(row, seen.has(recordOf({ type: row.entity_type, id: row.entity_id }))),
       ),
-      ...audit.map((row) => ({ at: row.at, via: row.via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) })),
+      ...audit.map((row) => auditRow(row, seen.has(recordOf({ type: row.target_type, id: row.target_id })))),
     ]
       .sort((a, b) => toTimestamp(b.at).localeCompare(toTimestamp(a.at)))
       .slice(0, SHOWN);
