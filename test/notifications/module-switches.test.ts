@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSwitch, type SwitchableModule } from '../../src/core/settings.ts';
 import { MailWorker, type MailTransport } from '../../src/notifications/mail-worker.ts';
 import { fireDueReminders } from '../../src/notifications/reminders.ts';
-import type { TestService } from '../helpers/service.ts';
+import type { Reply, TestService } from '../helpers/service.ts';
 import { Browser, startListeningService } from '../oauth/support.ts';
 import { startSmtpServer } from './smtp.ts';
 
@@ -118,7 +118,7 @@ let mailedTo: string;
 const api = (who: 'ada' | 'vera', method: string, path: string, body?: unknown) =>
   service.request(method, `/api/v1${path}`, { token: tokens[who], body });
 
-async function must(reply: Promise<{ status: number; text: string }>, status: number): Promise<{ body?: any }> {
+async function must(reply: Promise<Reply>, status: number): Promise<Reply> {
   const answer = await reply;
   if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${answer.text}`);
   return answer;
