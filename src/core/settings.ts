@@ -46,7 +46,8 @@ export function moduleOffReason(module: SwitchableModule, settings: WorkspaceSet
 export function moduleOnSql(module: SwitchableModule): RawBuilder<boolean> {
   const host = MODULE_HOSTS[module];
   const switches = [module, ...(host ? [host] : [])].map((name) => sql.ref(`vis_ws.${switchColumn(name)}`));
-  return sql<boolean>`exists (select 1 from workspace_settings vis_ws where vis_ws.id = 1 and ${sql.join(switches, sql` and `)})`;
+  const on = sql.join(switches, sql` and `);
+  return sql<boolean>`exists (select 1 from workspace_settings vis_ws where vis_ws.id = 1 and ${on})`;
 }
 
 export interface WorkspaceSettings {

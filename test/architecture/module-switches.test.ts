@@ -10,7 +10,8 @@ const switchable = new Set<string>(MODULE_SWITCHES);
 describe('a module names the switch its operations obey, so its records are switched off with it', () => {
   for (const module of modules) {
     it(module.name, () => {
-      const named = [...new Set(module.operations.map((op) => op.module).filter((m) => switchable.has(m)))] as SwitchableModule[];
+      const switches = module.operations.map((op) => op.module).filter((m) => switchable.has(m));
+      const named = [...new Set(switches)] as SwitchableModule[];
       if (named.length === 0) {
         expect(module.switch).toBeUndefined();
         return;

@@ -56,7 +56,8 @@ members:
 
 roles:
   - name: Agent
-    permissions: [project:view, ticket:create, ticket:edit, ticket:assign, ticket:transition, ticket:comment, helpdesk:forms]
+    permissions:
+      [project:view, ticket:create, ticket:edit, ticket:assign, ticket:transition, ticket:comment, helpdesk:forms]
   - name: CRM editor
     permissions: [crm:view, crm:edit]
 
@@ -176,8 +177,11 @@ let stream: ReturnType<typeof listenToMe>;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   transport = nodemailer.createTransport(smtp.url) as MailTransport;
-  service = await startListeningService({ workspace: WORKSPACE, mail: { smtpUrl: smtp.url, from: 'Atrium <atrium@example.com>' } });
-  for (const who of ['ada', 'vera'] as const) tokens[who] = await service.token(`${who}@example.com`, 'write', `${who}'s agent`);
+  const mail = { smtpUrl: smtp.url, from: 'Atrium <atrium@example.com>' };
+  service = await startListeningService({ workspace: WORKSPACE, mail });
+  for (const who of ['ada', 'vera'] as const) {
+    tokens[who] = await service.token(`${who}@example.com`, 'write', `${who}'s agent`);
+  }
   vera = new Browser(service);
   expect((await vera.logIn('vera@example.com', 'vera-password')).status).toBe(303);
   stream = listenToMe(vera.cookieHeader());
@@ -185,15 +189,18 @@ beforeAll(async () => {
 
   // what Vera's agent did, in each module
   await must(api('vera', 'POST', '/contacts', { name: `Vick ${MARK.contact}`, company: 'Acme GmbH' }), 201);
-  const activity = await must(api('vera', 'POST', '/activities', { start: '2026-03-02T09:00:00Z', duration: '1h' }), 201);
+  const worked = { start: '2026-03-02T09:00:00Z', duration: '1h' };
+  const activity = await must(api('vera', 'POST', '/activities', worked), 201);
   await must(api('vera', 'PATCH', `/activities/${activity.body.id}`, { description: `Worked on ${MARK.time}` }), 200);
   const form = { key: MARK.form.toLowerCase(), name: `Form ${MARK.form}`, ticket_type: 'Question' };
   await must(api('vera', 'POST', '/projects/HELP/request-types', form), 201);
   await must(api('vera', 'PATCH', '/tickets/SALES-1', { company: MARK.dealCompany }), 200);
 
   // two follow-ups for Vera: one comes due while the CRM is on, one while it is off
-  const task = (subject: string, due: string) =>
-    must(api('ada', 'POST', '/interactions', { kind: 'task', subject, assignee: 'Vera Viewer', due_at: due, company: 'Acme GmbH' }), 201);
+  const task = (subject: string, due: string) => {
+    const body = { kind: 'task', subject, assignee: 'Vera Viewer', due_at: due, company: 'Acme GmbH' };
+    return must(api('ada', 'POST', '/interactions', body), 201);
+  };
   await task(`${MARK.remindOn} call Acme`, '2026-06-01T09:00:00Z');
   await task(`${MARK.remindOff} visit Acme`, '2026-07-01T09:00:00Z');
   await fireDueReminders(service.db, new Date('2026-06-02T00:00:00Z'), true);
@@ -244,7 +251,9 @@ const page = (s: Seen) => s.page;
 const activity = (s: Seen) => s.activity;
 
 const ANNOUNCES_NOTHING = (what: string) => ({ notCarried: `${what} announces, reminds and pushes nothing` });
-const NO_HISTORY = { notCarried: 'its changes keep versions or are the tickets’ own: the page lists none of its records' };
+const NO_HISTORY = {
+  notCarried: 'its changes keep versions or are the tickets’ own: the page lists none of its records',
+};
 
 const TABLE: Record<Channel, Record<Module, Cell>> = {
   'the notifications page': {

@@ -38,7 +38,8 @@ members:
 
 roles:
   - name: Agent
-    permissions: [project:view, ticket:create, ticket:edit, ticket:assign, ticket:transition, ticket:comment, helpdesk:forms]
+    permissions:
+      [project:view, ticket:create, ticket:edit, ticket:assign, ticket:transition, ticket:comment, helpdesk:forms]
   - name: Viewer
     permissions: [project:view]
   - name: CRM editor

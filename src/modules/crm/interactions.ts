@@ -113,7 +113,8 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
   const occurredAt = input.occurred_at === undefined ? now : parseMoment(input.occurred_at, input.timezone, '/occurred_at');
   const dueAt = input.due_at === undefined ? null : parseMoment(input.due_at, input.timezone, '/due_at');
   const duration = input.duration === undefined ? 0 : durationSeconds({ words: input.duration }, '/duration');
-  const assignee = input.kind === 'task' ? await resolveFollowUpAssignee(ctx, input.assignee ?? 'me', about, '/assignee') : null;
+  const assignee =
+    input.kind === 'task' ? await resolveFollowUpAssignee(ctx, input.assignee ?? 'me', about, '/assignee') : null;
 
   const id = await writeInteraction(
     ctx.db,

@@ -58,13 +58,23 @@ export interface FollowUpAbout {
  * follow-ups would not list it; anyone else is 422 `not_assignable` (spec 7). The member logging
  * it may see it.
  */
-export async function resolveFollowUpAssignee(ctx: Context, given: string, about: FollowUpAbout, pointer: string): Promise<Person> {
+export async function resolveFollowUpAssignee(
+  ctx: Context,
+  given: string,
+  about: FollowUpAbout,
+  pointer: string,
+): Promise<Person> {
   if (normalizeName(given) === 'me') return { id: ctx.actor.memberId, name: ctx.actor.name };
   const person = await resolvePerson(ctx, given, pointer);
-  const viewers = await followUpViewers(ctx.db, { company: about.company?.id ?? null, ticket: about.ticket?.id ?? null });
+  const ids = { company: about.company?.id ?? null, ticket: about.ticket?.id ?? null };
+  const viewers = await followUpViewers(ctx.db, ids);
   const viewer = viewers.find((m) => m.id === person.id);
   if (viewer?.seesFollowUp) return person;
-  const why = !viewer?.seesCompany || !about.ticket ? `the CRM${forCompany(about.company)}` : `${about.ticket.key}, which this follow-up is about`;
+  const why =
+    !viewer?.seesCompany || !about.ticket
+      ? `the CRM${forCompany(about.company)}`
+      : `${about.ticket.key}, which this follow-up is about`;
   const who = candidateList(given, viewers.filter((m) => m.seesFollowUp).map((m) => m.name));
-  throw new ApiError('not_assignable', `${pointer}: ${person.name} may not see ${why}; people who may see this follow-up are ${who}`);
+  const message = `${person.name} may not see ${why}; people who may see this follow-up are ${who}`;
+  throw new ApiError('not_assignable', `${pointer}: ${message}`);
 }

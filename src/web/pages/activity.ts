@@ -91,13 +91,16 @@ async function dealsShown(ctx: Context, ids: readonly string[]): Promise<Readonl
 
 /** Kinds of record whose module is switched off now: the page lists none of them until it is back on. */
 function switchedOffKinds(settings: WorkspaceSettings): string[] {
-  return Object.entries(recordSwitches).filter(([, module]) => moduleOffReason(module, settings) !== null).map(([kind]) => kind);
+  return Object.entries(recordSwitches)
+    .filter(([, module]) => moduleOffReason(module, settings) !== null)
+    .map(([kind]) => kind);
 }
 
 function auditRow(row: AuditRow, visible: boolean): Row {
   const { at, via } = row;
   // a request type of a project the member can no longer view keeps its name and values to itself
-  if (!visible) return { at, via, what: html`${row.action} <span class="muted">(one you cannot see now)</span>`, changes: '' };
+  const hidden = html`<span class="muted">(one you cannot see now)</span>`;
+  if (!visible) return { at, via, what: html`${row.action} ${hidden}`, changes: '' };
   return { at, via, what: `${row.action}: ${row.target}`, changes: describeChanges(row.changes, true) };
 }
 
@@ -110,7 +113,14 @@ function otherRow(row: HistoryRow, visible: boolean): Row {
   return { at, via, what, changes: describeChanges(row.changes) };
 }
 
-function ticketRow(at: string, via: string | null, kind: string, key: string | undefined, changes: HistoryChange[], deal: boolean): Row {
+function ticketRow(
+  at: string,
+  via: string | null,
+  kind: string,
+  key: string | undefined,
+  changes: HistoryChange[],
+  deal: boolean,
+): Row {
   // a ticket the member can no longer see keeps its key and its values to itself
   if (!key) return { at, via, what: html`${KIND_WORDS[kind] ?? kind} <span class="muted">a ticket you cannot see now</span>`, changes: '' };
   // a deal's company is the CRM's: named only where the member may see the deal
@@ -129,7 +139,7 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!session) return reply;
     const ctx = await readContext(deps, session, request.id, request.log);
     const off = switchedOffKinds(ctx.settings);
-    // ticket history and the workspace audit log (helpdesk forms), merged newest first; nothing of a module switched off
+    // ticket history and the workspace audit log (helpdesk forms), merged newest first; none of a switched-off module
     const [history, audit] = await Promise.all([
       deps.db
         .selectFrom('history')
@@ -152,11 +162,11 @@ export function activityRoutes(app: FastifyInstance, deps: WebDeps): void {
     ]);
     const recordOf = (row: { type: string; id: string | null }) => `${row.type}:${row.id}`;
     const others = [
-      ...history.filter((row) => row.entity_type !== 'ticket').map((row) => ({ type: row.entity_type, id: row.entity_id })),
+      ...history.flatMap((row) => (row.entity_type === 'ticket' ? [] : [{ type: row.entity_type, id: row.entity_id }])),
       ...audit.flatMap((row) => (row.target_id === null ? [] : [{ type: row.target_type, id: row.target_id }])),
     ];
     const tickets = history.filter((row) => row.entity_type === 'ticket');
-    const dealChanges = tickets.filter((row) => row.changes.some((c) => c.field === 'company')).map((row) => row.entity_id);
+    const dealChanges = tickets.filter((row) => row.changes.some((c) => c.field === 'company')).map((r) => r.entity_id);
     const [keys, seen, deals] = await Promise.all([
       visibleKeys(ctx, [...new Set(tickets.map((row) => row.entity_id))]),
       visibleRecords(ctx, [...new Map(others.map((record) => [recordOf(record), record])).values()]),
