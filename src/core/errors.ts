@@ -11,7 +11,10 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, when: 'the request body is larger than the service accepts (1 MiB)' },
   invalid: { status: 422, when: 'a field is missing or wrong, a name matches nothing, or the body is not JSON; the message names the field as `<json pointer>: <reason>`' },
   invalid_duration: { status: 422, when: 'a duration that is not one (for example zero minutes)' },
-  not_assignable: { status: 422, when: "the assignee is not among the project's assignable people" },
+  not_assignable: {
+    status: 422,
+    when: "the assignee is not among the assignable people: the project's, or a follow-up's (who may see it)",
+  },
   no_transition: { status: 422, when: "no transition the member may take leads to the column's statuses" },
   no_such_column: { status: 422, when: 'the board has no column of that name or index' },
   no_such_sprint: { status: 422, when: 'the board has no open sprint of that name or id' },

@@ -1,5 +1,6 @@
 import type { Hooks } from './hooks.ts';
 import type { Operation } from './operation.ts';
+import type { SwitchableModule } from './settings.ts';
 import type { Visibilities } from './visibility.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface ModuleDefinition<S = unknown> {
   hooks?: Partial<Hooks>;
   /** Who may see its records, by entity type (core/visibility.ts): what notifications, email and live pages ask. */
   visibility?: Visibilities;
+  /** The switch its operations name, when it has one: while it is off its records reach nobody (core/visibility.ts). */
+  switch?: SwitchableModule;
 }
 
 /** All modules' hooks in one object; two modules filling the same extension point is a mistake found at start-up. */

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DB, WorkspaceSettingsTable } from '../storage/schema.ts';
 import type { AuditEntry } from './audit.ts';
 
@@ -37,6 +37,17 @@ export function moduleOffReason(module: SwitchableModule, settings: WorkspaceSet
     return `${off}, and ${MODULE_LABELS[module]} live on it`;
   }
   return null;
+}
+
+/**
+ * SQL: the module (and the module it lives on) is switched on now, read by the statement, for
+ * what is carried to a person later than any request (a reminder, an email, a live event).
+ */
+export function moduleOnSql(module: SwitchableModule): RawBuilder<boolean> {
+  const host = MODULE_HOSTS[module];
+  const switches = [module, ...(host ? [host] : [])].map((name) => sql.ref(`vis_ws.${switchColumn(name)}`));
+  const on = sql.join(switches, sql` and `);
+  return sql<boolean>`exists (select 1 from workspace_settings vis_ws where vis_ws.id = 1 and ${on})`;
 }
 
 export interface WorkspaceSettings {

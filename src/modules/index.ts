@@ -1,6 +1,6 @@
 import { assembleHooks, type ModuleDefinition } from '../core/module.ts';
 import { createRegistry } from '../core/registry.ts';
-import { assembleVisibilities } from '../core/visibility.ts';
+import { assembleRecordSwitches, assembleVisibilities } from '../core/visibility.ts';
 import type { WorkspaceSectionHandler } from '../workspace/context.ts';
 import { WorkspaceEngine } from '../workspace/engine.ts';
 import { PLATFORM_SECTIONS } from '../workspace/sections.ts';
@@ -35,5 +35,7 @@ export const registry = createRegistry(modules.flatMap((m) => m.operations));
 export const hooks = assembleHooks(modules);
 
 export const visibilities = assembleVisibilities(modules);
+
+export const recordSwitches = assembleRecordSwitches(modules);
 
 export const workspaceEngine = new WorkspaceEngine([...PLATFORM_SECTIONS, ...modules.flatMap((m) => m.workspaceSections ?? [])], hooks);

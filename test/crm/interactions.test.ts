@@ -210,9 +210,25 @@ describe('3.7 follow-ups: tasks with a due moment and an assignee (me by default
   it('assigns a task to its author when no assignee is given, and refuses one who may not see the CRM for the company', async () => {
     const mine = await api.logInteraction(t.lia, { kind: 'task', subject: 'Lia’s own task', company: 'Acme GmbH' });
     expect(mine.body).toMatchObject({ assignee: { name: 'Lia Limited' }, due_at: null });
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'task', subject: 'X', company: 'Umbrella Labs', assignee: 'Lia Limited' }), 422, 'invalid')).toMatch(
-      /^\/assignee: Lia Limited may not see the CRM for Umbrella Labs; people who may are /,
+    const forLia = { kind: 'task', subject: 'X', company: 'Umbrella Labs', assignee: 'Lia Limited' };
+    expect(await refused(service, () => api.logInteraction(t.sam, forLia), 422, 'not_assignable')).toMatch(
+      /^\/assignee: Lia Limited may not see the CRM for Umbrella Labs; people who may see this follow-up are /,
     );
+  });
+
+  it('refuses an assignee who may not see the ticket it is about (not_assignable), through REST and MCP', async () => {
+    const about = { kind: 'task', subject: 'Call about the deal', ticket: 'SALES-1', due_at: '2026-04-05T09:00:00Z' };
+    const forCora = () => api.logInteraction(t.mia, { ...about, assignee: 'Cora Crm' });
+    const message = await refused(service, forCora, 422, 'not_assignable');
+    expect(message).toMatch(/^\/assignee: Cora Crm may not see SALES-1, which this follow-up is about; people who /);
+    // those listed may see the deal and the CRM for its company; Cora and Olga are not among them
+    expect(message).toContain('"Vic Viewer"');
+    expect(message).not.toMatch(/Cora Crm"|Olga/);
+    const tool = await callTool(service, t.mia, 'log_interaction', { ...about, assignee: 'Cora Crm' });
+    expect(tool).toEqual({ isError: true, content: [{ type: 'text', text: message }] });
+    const seen = await api.logInteraction(t.mia, { ...about, assignee: 'Vic Viewer' });
+    expect(seen.status, seen.text).toBe(201);
+    expect(seen.body.assignee).toMatchObject({ name: 'Vic Viewer' });
   });
 
   it('completes by the assignee, once; a completed follow-up’s reminder never fires', async () => {

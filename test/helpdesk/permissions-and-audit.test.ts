@@ -140,7 +140,7 @@ describe('4.4 every change is written to the workspace audit log with the agentâ
     expect(entries[2]!.changes).toEqual([{ field: 'archived', from: false, to: true }]);
   });
 
-  it('records a reorder against the project with the order before and after', async () => {
+  it('records a reorder of the projectâ€™s request types with the order before and after', async () => {
     const before = await portalKeys(service, t.vic);
     expect((await help.order(t.pia, ['get-help'])).status).toBe(200);
     const entry = (await auditEntries(service, 'HELP request types')).at(-1);

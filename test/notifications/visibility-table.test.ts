@@ -62,6 +62,8 @@ const MARK = {
   actCompany: 'Actcompany',
   actControl: 'ACTCONTROL',
   actControlCrm: 'Actcontrolcrm',
+  formNoRole: 'FORMNOROLE',
+  formControl: 'FORMCONTROL',
 } as const;
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -79,6 +81,8 @@ interface Seen {
 }
 const seen = {} as Record<Exclude<Member, 'wes'>, Seen>;
 let finnBefore: Seen;
+/** The answer to a follow-up assigned to Lena about SOFT-1, which she may not see. */
+let unseenAssignee: { status: number; text: string };
 let finnSearchBefore: string;
 
 /** Live streams opened before the changes, as pages hold them. */
@@ -205,9 +209,12 @@ beforeAll(async () => {
   await comment('SALES-1', `@olga @vera ${MARK.deal}: the discount for Acme`);
 
   // follow-ups, due long before the background runs
+  const assign = (subject: string, assignee: string, about: Record<string, string>) =>
+    api('ada', 'POST', '/interactions', { kind: 'task', subject, assignee, due_at: DUE, ...about });
   const task = (subject: string, assignee: string, about: Record<string, string>) =>
-    must(api('ada', 'POST', '/interactions', { kind: 'task', subject, assignee, due_at: DUE, ...about }), 201);
-  await task(`${MARK.remindLevel} call about the launch`, 'Lena Level', { company: 'Acme GmbH', ticket: 'SOFT-1' });
+    must(assign(subject, assignee, about), 201);
+  const launch = { company: 'Acme GmbH', ticket: 'SOFT-1' };
+  unseenAssignee = await assign(`${MARK.remindLevel} call about the launch`, 'Lena Level', launch);
   const globex = 'Globex Corporation';
   await task(`${MARK.remindNoRole} call about the printer`, 'Carl Company', { company: globex, ticket: 'HELP-1' });
   await task(`${MARK.remindClosed} call Acme`, 'Finn Fading', { company: 'Acme GmbH' });
@@ -222,6 +229,9 @@ beforeAll(async () => {
   await must(api('carl', 'POST', '/contacts', { name: `Carla ${MARK.actCompany}`, company: 'Acme GmbH' }), 201);
   await must(api('vera', 'PATCH', '/tickets/SOFT-2', { summary: `Plain ticket ${MARK.actControl}` }), 200);
   await must(api('vera', 'POST', '/contacts', { name: `Vick ${MARK.actControlCrm}`, company: 'Acme GmbH' }), 201);
+  const form = (key: string) => ({ key: key.toLowerCase(), name: `Form ${key}`, ticket_type: 'Question' });
+  await must(api('finn', 'POST', '/projects/HELP/request-types', form(MARK.formNoRole)), 201);
+  await must(api('vera', 'POST', '/projects/HELP/request-types', form(MARK.formControl)), 201);
 
   await until(() => streams.finnHelp.changes().length >= 2, "Finn's HELP-1 page to change twice");
   await settle();
@@ -364,15 +374,21 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
   reminders: {
     'security level': {
       check: async () => {
+        // a follow-up's assignee must see it: one about a ticket they may not see is refused
+        expect(unseenAssignee.status).toBe(422);
+        expect(JSON.parse(unseenAssignee.text).error).toMatchObject({
+          code: 'not_assignable',
+          message: expect.stringMatching(/^\/assignee: Lena Level may not see SOFT-1, which this follow-up is about; /),
+        });
         expect(seen.lena.page + seen.lena.mail).not.toContain(MARK.remindLevel);
         expect(seen.vera.page + seen.vera.mail).toContain(MARK.remindControl);
-        // the follow-ups list, read by the same rule, never listed it either
         expect((await api('lena', 'GET', '/follow-ups')).text).not.toContain(MARK.remindLevel);
       },
     },
     'internal comment': { notCarried: 'a reminder carries its follow-up’s subject, never a comment' },
     'no project role': {
       check: () => {
+        // set while Carl viewed HELP; his role there was gone (the CRM for Globex kept) when it came due
         expect(seen.carl.page + seen.carl.mail).not.toContain(MARK.remindNoRole);
         expect(seen.vera.page + seen.vera.mail).toContain(MARK.remindControl);
       },
@@ -455,6 +471,13 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
       check: () => {
         expect(finnBefore.activity).toContain(MARK.actNoRole);
         expect(seen.finn.activity).not.toContain(MARK.actNoRole);
+        // a request type of a project Finn no longer views: the audit entry keeps its name to itself
+        expect(finnBefore.activity).toContain(MARK.formNoRole);
+        expect(seen.finn.activity).not.toContain(MARK.formNoRole);
+        expect(seen.finn.activity).not.toContain(MARK.formNoRole.toLowerCase());
+        const hidden = 'request type created <span class="muted">(one you cannot see now)</span>';
+        expect(seen.finn.activity).toContain(hidden);
+        expect(seen.vera.activity).toContain(MARK.formControl);
       },
     },
     'CRM closed': {
@@ -476,7 +499,7 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
     'loses access later': {
       check: () => {
         // every row above is one: what Finn's agents did while he could see it
-        for (const marker of [MARK.actLevel, MARK.actNoRole, MARK.actClosed]) {
+        for (const marker of [MARK.actLevel, MARK.actNoRole, MARK.actClosed, MARK.formNoRole]) {
           expect(finnBefore.activity).toContain(marker);
           expect(seen.finn.activity).not.toContain(marker);
         }

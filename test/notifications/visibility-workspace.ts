@@ -10,7 +10,7 @@ const CARL_LIMITED = '- { role: CRM editor, members: [carl@example.com], compani
  *   lena  views SOFT, HELP and SALES but is not in the Embargo level (SOFT-1 is behind it; she
  *         reported it, so she watches it); sees the whole CRM
  *   olga  no project role anywhere and no CRM role: the CRM is closed to her
- *   carl  views SOFT, no role in HELP; edits the whole CRM, later only Globex Corporation's
+ *   carl  views SOFT; views HELP, later not; edits the whole CRM, later only Globex Corporation's
  *   finn  everything Vera has; later only views SOFT (not the level), no HELP or SALES role,
  *         no CRM role, no secret space
  */
@@ -18,6 +18,7 @@ export function visibilityWorkspace(later: boolean): string {
   const finnAgent = later ? '' : ', finn@example.com';
   const finnViewer = later ? ', finn@example.com' : '';
   const crmEditors = `wes@example.com, vera@example.com${later ? '' : ', finn@example.com, carl@example.com'}`;
+  const carlHelp = later ? '' : ', carl@example.com';
   return `
 workspace:
   name: Visibility table
@@ -37,7 +38,8 @@ members:
 
 roles:
   - name: Agent
-    permissions: [project:view, ticket:create, ticket:edit, ticket:assign, ticket:transition, ticket:comment]
+    permissions:
+      [project:view, ticket:create, ticket:edit, ticket:assign, ticket:transition, ticket:comment, helpdesk:forms]
   - name: Viewer
     permissions: [project:view]
   - name: CRM editor
@@ -78,7 +80,7 @@ projects:
     ticket_types: [Question]
     roles:
       - { role: Agent, members: [wes@example.com, vera@example.com${finnAgent}] }
-      - { role: Viewer, members: [lena@example.com] }
+      - { role: Viewer, members: [lena@example.com${carlHelp}] }
     tickets:
       - { number: 1, summary: Printer on fire, reporter: wes@example.com }
   - key: SALES

@@ -6,6 +6,7 @@ import { boardsSection } from './workspace-section.ts';
 /** The boards module's door: boards, card moves, backlogs and sprints (spec 2.5, 3.1, 4.3). */
 export const boardsModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'boards',
+  switch: 'boards',
   operations: boardOperations,
   workspaceSections: [boardsSection],
 };

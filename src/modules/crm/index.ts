@@ -11,6 +11,7 @@ import { crmSection } from './workspace-section.ts';
  */
 export const crmModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'crm',
+  switch: 'crm',
   operations: crmOperations,
   workspaceSections: [crmSection],
   hooks: { ticketDeal: ticketDealHook },

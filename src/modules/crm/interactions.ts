@@ -14,7 +14,7 @@ import { presentInteraction } from './present.ts';
 import { interactionRuleSql } from './record-visibility.ts';
 import { writeInteraction } from './records.ts';
 import { isUuid } from './repo.ts';
-import { resolveCompany, resolveCrmMember } from './resolve.ts';
+import { resolveCompany, resolveFollowUpAssignee } from './resolve.ts';
 import type { Interaction, InteractionList, ListInteractionsQuery, LogInteractionBody } from './schemas.ts';
 
 /**
@@ -113,7 +113,8 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
   const occurredAt = input.occurred_at === undefined ? now : parseMoment(input.occurred_at, input.timezone, '/occurred_at');
   const dueAt = input.due_at === undefined ? null : parseMoment(input.due_at, input.timezone, '/due_at');
   const duration = input.duration === undefined ? 0 : durationSeconds({ words: input.duration }, '/duration');
-  const assignee = input.kind === 'task' ? await resolveCrmMember(ctx, input.assignee ?? 'me', about.company, '/assignee') : null;
+  const assignee =
+    input.kind === 'task' ? await resolveFollowUpAssignee(ctx, input.assignee ?? 'me', about, '/assignee') : null;
 
   const id = await writeInteraction(
     ctx.db,

@@ -208,11 +208,11 @@ export const logInteractionOperation = defineOperation({
   access: 'write',
   summary: 'Log an interaction',
   description:
-    'Records a note, call, meeting or task (emails arrive by mail) with at least one of `contact`, `company`, `ticket`. With a company or deal, `contact` must be its contact or one of the deal\'s people; a contact\'s company is linked. A call or meeting ahead of now is planned. A task takes `due_at` and `assignee` (you when left out), reminded when due (list_follow_ups, complete_follow_up). Needs Edit the CRM for the company concerned.',
+    'Records a note, call, meeting or task (emails arrive by mail) with at least one of `contact`, `company`, `ticket`. With a company or deal, `contact` must be its contact or one of the deal\'s people; a contact\'s company is linked. A call or meeting ahead of now is planned. A task takes `due_at` and `assignee` (you when left out; someone who may see it), reminded when due (list_follow_ups, complete_follow_up). Needs Edit the CRM for the company concerned.',
   body: LogInteractionBody,
   response: Interaction,
   status: 201,
-  errors: ['not_found', 'forbidden', 'invalid', 'invalid_duration'],
+  errors: ['not_found', 'forbidden', 'invalid', 'invalid_duration', 'not_assignable'],
   handler: (ctx, input) => logInteraction(ctx, input),
 });
 

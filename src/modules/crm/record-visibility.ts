@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RecordVisibility } from '../../core/visibility.ts';
+import type { DB } from '../../storage/schema.ts';
 import { ticketVisibleToSql } from '../tickets/index.ts';
 import { crmSeesSql } from './policy.ts';
 
@@ -33,3 +34,34 @@ const company: RecordVisibility = (member, record) =>
     where vis_co.id = ${record} and ${crmSeesSql(member, sql.ref('vis_co.id'))})`;
 
 export const crmVisibility = { interaction, contact, company };
+
+/** An active member, and whether they may see the CRM for a follow-up's company and the follow-up itself. */
+export interface FollowUpViewer {
+  id: string;
+  name: string;
+  seesCompany: boolean;
+  seesFollowUp: boolean;
+}
+
+/**
+ * Every active member, by name, with what they may see of a follow-up about `company` and
+ * `ticket` (each null when it is about none) before it is written: the interaction's own rule
+ * above, asked of the values it will have. Who may be its assignee (its reminder reaches them).
+ */
+export async function followUpViewers(
+  db: Kysely<DB>,
+  about: { company: string | null; ticket: string | null },
+): Promise<FollowUpViewer[]> {
+  const member = sql.ref('m.id');
+  const seesCompany = crmSeesSql(member, sql.ref('vis_i.company_id'));
+  const { rows } = await sql<FollowUpViewer>`
+    select m.id, m.display_name as name, ${seesCompany} as "seesCompany",
+      ${interactionRuleSql(seesCompany, ticketVisibleToSql(member, 'vis_tk'), 'vis_i')} as "seesFollowUp"
+    from members m
+    cross join (select ${about.company}::uuid as company_id, ${about.ticket}::uuid as ticket_id) vis_i
+    left join tickets vis_tk on vis_tk.id = vis_i.ticket_id
+    where m.active
+    order by m.display_name, m.id
+  `.execute(db);
+  return rows;
+}

@@ -41,7 +41,7 @@ export async function reorderRequestTypes(ctx: Context, projectKey: string, inpu
   for (const [id, rank] of ranks) await updateForm(ctx.db, id, { rank });
   await recordAudit(ctx, {
     action: 'request_types.reordered',
-    targetType: 'project',
+    targetType: 'request_types',
     targetId: project.id,
     target: `${project.key} request types`,
     projectId: project.id,

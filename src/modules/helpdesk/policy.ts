@@ -1,5 +1,7 @@
+import { sql, type RawBuilder } from 'kysely';
 import { forbidden } from '../../core/errors.ts';
-import type { Ability } from '../../policy/ability.ts';
+import type { RecordVisibility } from '../../core/visibility.ts';
+import { memberIsAdminSql, projectsHeldSql, type Ability, type MemberSql } from '../../policy/ability.ts';
 import type { Permission } from '../../policy/permissions.ts';
 
 /**
@@ -57,3 +59,19 @@ export async function formAbilities(ability: Ability, projectId: string): Promis
   const held = await ability.permissions(projectId);
   return { canManage: held.has('helpdesk:forms'), canPublish: held.has('helpdesk:publish') };
 }
+
+/** SQL: the project under `project` is one whose request types the member may read (project:view, spec 5.6). */
+const formsReadableSql = (member: MemberSql, project: RawBuilder<string> | ReturnType<typeof sql.ref>) =>
+  sql<boolean>`(${memberIsAdminSql(member)} or ${project} in (${projectsHeldSql(member, 'project:view')}))`;
+
+/**
+ * Who may see what the workspace audit log records of request types, for whoever it is shown to
+ * (the page of what a member's agents did): a form (`request_type`) and a project's order of forms
+ * (`request_types`, by the project's id) are read by whoever may view the project.
+ */
+export const helpdeskVisibility: Record<'request_type' | 'request_types', RecordVisibility> = {
+  request_type: (member, record) =>
+    sql<boolean>`exists (select 1 from request_types vis_rt
+      where vis_rt.id = ${record} and ${formsReadableSql(member, sql.ref('vis_rt.project_id'))})`,
+  request_types: (member, record) => formsReadableSql(member, sql<string>`${record}::uuid`),
+};

@@ -6,6 +6,7 @@ import { spacesSection } from './workspace-section.ts';
 /** The knowledge base's door: spaces, page trees, versions, drafts, search, moves and the trash. */
 export const knowledgeModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'knowledge',
+  switch: 'knowledge',
   operations: knowledgeOperations,
   workspaceSections: [spacesSection],
 };

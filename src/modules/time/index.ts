@@ -7,6 +7,7 @@ import { timeSection } from './workspace-section.ts';
 /** The time-tracking module's door: activities (timers and logged time), organizations, billing phases and the hours report. */
 export const timeModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'time',
+  switch: 'time',
   operations: timeOperations,
   workspaceSections: [timeSection],
   visibility: { activity: activityVisibility },

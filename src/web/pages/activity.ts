@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { moduleOffReason, type WorkspaceSettings } from '../../core/settings.ts';
 import { toTimestamp } from '../../core/time.ts';
+import { recordVisibleSql } from '../../core/visibility.ts';
 import { crmRecordsNamed } from '../../modules/crm/index.ts';
+import { recordSwitches, visibilities } from '../../modules/index.ts';
 import { agentEdits } from '../../modules/knowledge/index.ts';
 import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
 import { ownActivitiesNamed } from '../../modules/time/index.ts';
@@ -66,6 +69,33 @@ async function visibleKeys(ctx: Context, ids: readonly string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.id, row.key]));
 }
 
+/** Which audit targets (`type:id`) the member may see now, by each record's module (core/visibility.ts). */
+async function visibleTargets(ctx: Context, targets: readonly { type: string; id: string }[]): Promise<Set<string>> {
+  if (targets.length === 0) return new Set();
+  const { rows } = await sql<{ type: string; id: string }>`
+    select a.type, a.id from jsonb_to_recordset(${JSON.stringify(targets)}::jsonb) as a(type text, id uuid)
+    where ${recordVisibleSql(visibilities, sql.ref('a.type'), ctx.actor.memberId, sql.ref('a.id'))}
+  `.execute(ctx.db);
+  return new Set(rows.map((row) => `${row.type}:${row.id}`));
+}
+
+/**
+ * Deals among the tickets `ids` whose Deal the member may see now, as GET /tickets shows it (the
+ * CRM on, and open to them for the deal's company): the others' changes of company are left out.
+ */
+async function dealsShown(ctx: Context, ids: readonly string[]): Promise<ReadonlySet<string>> {
+  const deals = ctx.hooks.ticketDeal;
+  if (!deals || ids.length === 0) return new Set();
+  return new Set((await deals.present(ctx, ids.map((id) => ({ id, fields: {} })))).keys());
+}
+
+/** Kinds of record whose module is switched off now: the page lists none of them until it is back on. */
+function switchedOffKinds(settings: WorkspaceSettings): string[] {
+  return Object.entries(recordSwitches)
+    .filter(([, module]) => moduleOffReason(module, settings) !== null)
+    .map(([kind]) => kind);
+}
+
 const idsOf = (rows: readonly HistoryRow[], type: string) => [...new Set(rows.filter((row) => row.entity_type === type).map((row) => row.entity_id))];
 
 /**
@@ -73,8 +103,10 @@ const idsOf = (rows: readonly HistoryRow[], type: string) => [...new Set(rows.fi
  * a record they can no longer see keeps its name and its values to itself.
  */
 async function describeHistory(ctx: Context, rows: readonly HistoryRow[], zone: string): Promise<Row[]> {
-  const [keys, activities, crm] = await Promise.all([
+  const dealChanges = rows.filter((row) => row.entity_type === 'ticket' && row.changes.some((c) => c.field === 'company'));
+  const [keys, deals, activities, crm] = await Promise.all([
     visibleKeys(ctx, idsOf(rows, 'ticket')),
+    dealsShown(ctx, idsOf(dealChanges, 'ticket')),
     ownActivitiesNamed(ctx, idsOf(rows, 'activity')),
     ctx.settings.modules.crm
       ? crmRecordsNamed(ctx, { contact: idsOf(rows, 'contact'), company: idsOf(rows, 'company'), interaction: idsOf(rows, 'interaction') })
@@ -88,7 +120,8 @@ async function describeHistory(ctx: Context, rows: readonly HistoryRow[], zone: 
     if (row.entity_type === 'ticket') {
       const key = keys.get(row.entity_id);
       if (key) thing = ticketLink(key);
-      if (row.kind === 'created') shown = row.changes.filter((c) => c.field !== 'key');
+      // a deal's company is the CRM's: named only where the member may see the deal
+      shown = row.changes.filter((c) => !(row.kind === 'created' && c.field === 'key') && (deals.has(row.entity_id) || c.field !== 'company'));
     } else if (row.entity_type === 'activity') {
       const activity = activities.get(row.entity_id);
       if (activity) thing = html`the <a href="/time">time entry</a>${activity.description ? html` “${activity.description}”` : ''}`;
@@ -114,26 +147,34 @@ export function activityRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
     const ctx = await readContext(deps, session, request.id, request.log);
+    const off = switchedOffKinds(ctx.settings);
+    // none of a switched-off module's records until it is back on
     const [history, audit, edits] = await Promise.all([
       deps.db
         .selectFrom('history')
         .select(['at', 'entity_type', 'entity_id', 'kind', 'via', 'changes'])
         .where('actor_id', '=', session.memberId)
         .where('via', 'is not', null)
+        .$if(off.length > 0, (q) => q.where('entity_type', 'not in', off))
         .orderBy('at', 'desc')
         .limit(SHOWN)
         .execute(),
       deps.db
         .selectFrom('audit_log')
-        .select(['at', 'action', 'target', 'via', 'changes'])
+        .select(['at', 'action', 'target', 'target_type', 'target_id', 'via', 'changes'])
         .where('actor_id', '=', session.memberId)
         .where('via', 'is not', null)
+        .$if(off.length > 0, (q) => q.where('target_type', 'not in', off))
         .orderBy('at', 'desc')
         .limit(SHOWN)
         .execute(),
       ctx.settings.modules.knowledge ? agentEdits(ctx, SHOWN) : Promise.resolve([]),
     ]);
     const zone = session.timezone;
+    const targetOf = (row: { target_type: string; target_id: string | null }) => `${row.target_type}:${row.target_id}`;
+    const seen = await visibleTargets(ctx, [
+      ...new Map(audit.flatMap((row) => (row.target_id === null ? [] : [[targetOf(row), { type: row.target_type, id: row.target_id }] as const]))).values(),
+    ]);
     const rows: Row[] = [
       ...(await describeHistory(ctx, history, zone)),
       ...edits.map((edit) => ({
@@ -144,7 +185,12 @@ export function activityRoutes(app: FastifyInstance, deps: PagesDeps): void {
           : html`${edit.version === 1 ? 'created' : 'edited'} <span class="muted">a page you cannot see now</span>`,
         changes: edit.page ? `Version ${edit.version}` : '',
       })),
-      ...audit.map((row) => ({ at: row.at, via: row.via!, what: html`${humanize(row.action)}: ${row.target}`, changes: describeChanges(row.changes, { switches: true, zone }) })),
+      // a configuration record the member can no longer see keeps its name and values to itself
+      ...audit.map((row) =>
+        seen.has(targetOf(row))
+          ? { at: row.at, via: row.via!, what: html`${humanize(row.action)}: ${row.target}`, changes: describeChanges(row.changes, { switches: true, zone }) }
+          : { at: row.at, via: row.via!, what: html`${humanize(row.action)} <span class="muted">(one you cannot see now)</span>`, changes: '' },
+      ),
     ]
       .sort((a, b) => toTimestamp(b.at).localeCompare(toTimestamp(a.at)))
       .slice(0, SHOWN);
