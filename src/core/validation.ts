@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from './errors.ts';
-import { hygieneError } from './input-hygiene.ts';
+import { hygieneError, nestingError } from './input-hygiene.ts';
 
 export type ValidationMode = 'strict' | 'coerce';
 
@@ -19,7 +19,7 @@ function makeAjv(coerce: boolean): Ajv {
 // Bodies are strict (`{"summary": 5}` is 422, not "5"); path and query strings are coerced.
 const engines: Record<ValidationMode, Ajv> = { strict: makeAjv(false), coerce: makeAjv(true) };
 
-/** A validator: the schema's rules, then what no column can hold (input-hygiene.ts). */
+/** A validator: a bound on nesting, the schema's rules, then what no column can hold (input-hygiene.ts). */
 export interface Validator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
@@ -34,6 +34,12 @@ function lazyValidator(schema: object, mode: ValidationMode): Validator {
   let check: ValidateFunction | null = null;
   const validate: Validator = (data) => {
     check ??= engines[mode].compile(schema);
+    // before anything that recurses into the input: the schema's checks and the pass below
+    const tooDeep = nestingError(data);
+    if (tooDeep) {
+      validate.errors = [tooDeep];
+      return false;
+    }
     if (!check(data)) {
       validate.errors = check.errors;
       return false;
