@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { durationSeconds } from '../../core/durations.ts';
 import { invalid, notFound } from '../../core/errors.ts';
+import { refuseBlank } from '../../core/names.ts';
 import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket, ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { contactVisibleSql } from './contacts-read.ts';
@@ -31,9 +32,16 @@ export async function interactionVisibleSql(ctx: Context, access: CrmAccess): Pr
 
 /** A contact the member may see, named by id in a request field; 404 for any other (spec 4.7). */
 async function visibleContact(ctx: Context, access: CrmAccess, id: string): Promise<ContactRow> {
+  refuseBlank(id, '/contact');
   const contact = isUuid(id) ? await findContact(ctx.db, id.trim(), contactVisibleSql(access)) : undefined;
   if (!contact) throw notFound(`Contact ${id.trim()}`);
   return contact;
+}
+
+/** A ticket named in a request field, one the member can see; 404 for any other, as in a path. */
+function ticketNamed(ctx: Context, key: string) {
+  refuseBlank(key, '/ticket');
+  return loadVisibleTicket(ctx, key);
 }
 
 /** GET /interactions: exactly one of contact, company, ticket; latest first. */
@@ -48,7 +56,7 @@ export async function listInteractions(ctx: Context, input: ListInteractionsQuer
   const conditions: RawBuilder<boolean>[] = [await interactionVisibleSql(ctx, access)];
   if (input.contact !== undefined) conditions.push(sql<boolean>`i.contact_id = ${(await visibleContact(ctx, access, input.contact)).id}`);
   if (input.company !== undefined) conditions.push(sql<boolean>`i.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
-  if (input.ticket !== undefined) conditions.push(sql<boolean>`i.ticket_id = ${(await loadVisibleTicket(ctx, input.ticket)).id}`);
+  if (input.ticket !== undefined) conditions.push(sql<boolean>`i.ticket_id = ${(await ticketNamed(ctx, input.ticket)).id}`);
   if (input.kind !== undefined) conditions.push(sql<boolean>`i.kind = ${input.kind}`);
   const rows = await interactionPage(ctx.db, sql.join(conditions, sql` and `), limit, offset);
   return { interactions: rows.map((row) => presentInteraction(row, ctx.publicUrl)), limit, offset };
@@ -69,7 +77,7 @@ async function subjectOf(ctx: Context, access: CrmAccess, input: LogInteractionB
   }
   const contact = input.contact === undefined ? null : await visibleContact(ctx, access, input.contact);
   const company = input.company === undefined ? null : await resolveCompany(ctx, access, input.company, '/company', { archived: false });
-  const ticketState = input.ticket === undefined ? null : await loadVisibleTicket(ctx, input.ticket);
+  const ticketState = input.ticket === undefined ? null : await ticketNamed(ctx, input.ticket);
   const ticket = ticketState ? { id: ticketState.id, key: ticketState.key } : null;
   const deal = ticketState?.project_kind === 'sales' ? { company: await dealCompanyOf(ctx.db, ticketState.id) } : null;
   if (company && deal?.company && deal.company.id !== company.id) {
