@@ -196,7 +196,7 @@ describe('a filter value never lists names the member may not see: phases are na
     expect(hidden.body.error.message).toBe('/phase: no phase "Acme 2026 H2"; phases are "Globex retainer"');
     const tool = await callTool(service, t.olga, 'report_hours', { phase: 'zzz' });
     expect(tool.isError).toBe(true);
-    expect(tool.content[0].text).not.toMatch(/Acme/);
+    expect(tool.content[0]?.text).not.toMatch(/Acme/);
   });
 
   it('still names every phase to a member who sees them all', async () => {
@@ -225,7 +225,7 @@ describe('a blank name filter is refused with 422, never resolved (REST and MCP)
     for (const [tool, name] of [['list_activities', 'project'], ['list_phases', 'customer'], ['report_hours', 'ticket']] as const) {
       const result = await callTool(service, t.lee, tool, { [name]: ' ' });
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toBe(`/${name}: must not be blank`);
+      expect(result.content[0]?.text).toBe(`/${name}: must not be blank`);
     }
   });
 });
