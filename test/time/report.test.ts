@@ -200,7 +200,8 @@ describe('a filter value never lists names the member may not see: phases are na
   });
 
   it('still names every phase to a member who sees them all', async () => {
-    expect((await report(t.lee, 'phase=zzz')).body.error.message).toBe('/phase: no phase "zzz"; phases are "Acme 2026 H2", "Globex retainer", "Acme 2026 H1"');
+    const message = (await report(t.lee, 'phase=zzz')).body.error.message as string;
+    for (const name of ['Acme 2026 H2', 'Acme 2026 H1', 'Globex retainer']) expect(message).toContain(`"${name}"`);
   });
 });
 

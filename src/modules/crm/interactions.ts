@@ -4,12 +4,12 @@ import { durationSeconds } from '../../core/durations.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { refuseBlank } from '../../core/names.ts';
 import { recordHistory } from '../../core/history.ts';
+import { checkZone, parseMoment } from '../../core/moments.ts';
 import { loadVisibleTicket, ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { contactVisibleSql } from './contacts-read.ts';
 import { findContact, type ContactRow } from './contacts-repo.ts';
 import { dealCompanyOf, isDealContact } from './deals-repo.ts';
 import { findInteraction, interactionPage, type InteractionRow } from './interactions-repo.ts';
-import { isTimeZone, parseMoment } from './moments.ts';
 import { allows, companyVisibleSql, requireCrm, requireOpenCrm, type CrmAccess, type CrmTarget } from './policy.ts';
 import { presentInteraction } from './present.ts';
 import { writeInteraction } from './records.ts';
@@ -110,15 +110,13 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       if (input[field as keyof typeof ONLY_TASKS] !== undefined) throw invalid(`/${field}`, `only a task (a follow-up) has ${what}; this is a ${input.kind}`);
     }
   }
-  if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
-    throw invalid('/timezone', `"${input.timezone}" is not an IANA time zone (such as Europe/Berlin or America/New_York)`);
-  }
+  const zone = input.timezone === undefined ? null : checkZone(input.timezone);
   const about = await subjectOf(ctx, access, input);
   await requireCrm(ctx, 'edit', about.company, 'log interactions');
 
   const now = ctx.now();
-  const occurredAt = input.occurred_at === undefined ? now : parseMoment(input.occurred_at, input.timezone, '/occurred_at');
-  const dueAt = input.due_at === undefined ? null : parseMoment(input.due_at, input.timezone, '/due_at');
+  const occurredAt = input.occurred_at === undefined ? now.toISOString() : await parseMoment(ctx.db, input.occurred_at, zone, '/occurred_at');
+  const dueAt = input.due_at === undefined ? null : await parseMoment(ctx.db, input.due_at, zone, '/due_at');
   const duration = input.duration === undefined ? 0 : durationSeconds({ words: input.duration }, '/duration');
   const assignee = input.kind === 'task' ? await resolveCrmMember(ctx, input.assignee ?? 'me', about.company, '/assignee') : null;
 
@@ -129,13 +127,13 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       subject,
       body_format: 'markdown',
       body_text: input.body ?? '',
-      occurred_at: occurredAt.toISOString(),
+      occurred_at: occurredAt,
       duration_seconds: duration,
       author_id: ctx.actor.memberId,
       contact_id: about.contact?.id ?? null,
       company_id: about.company?.id ?? null,
       ticket_id: about.ticket?.id ?? null,
-      due_at: dueAt?.toISOString() ?? null,
+      due_at: dueAt,
       assignee_id: assignee?.id ?? null,
       done_at: null,
       email: false,
@@ -150,7 +148,7 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       { field: 'kind', from: null, to: input.kind },
       { field: 'subject', from: null, to: subject },
       ...(assignee ? [{ field: 'assignee', from: null, to: assignee.name }] : []),
-      ...(dueAt ? [{ field: 'due_at', from: null, to: dueAt.toISOString() }] : []),
+      ...(dueAt ? [{ field: 'due_at', from: null, to: dueAt }] : []),
     ],
   });
   const row = await findInteraction(ctx.db, id, sql<boolean>`true`);

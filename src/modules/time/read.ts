@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
+import { daySpan } from '../../core/moments.ts';
 import { refuseBlank } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import { toTimestamp } from '../../core/time.ts';
@@ -10,7 +11,7 @@ import { billingScope, maySeeBilling, othersVisibleIn, phaseVisibility } from '.
 import { presentActivity } from './present.ts';
 import { activityRows, selectActivity, type ActivityRow } from './repo.ts';
 import type { ActivityDetail, ActivityList, OrganizationList, PhaseList } from './schemas.ts';
-import { dayStarts, listZone } from './zoned.ts';
+import { listZone } from './zoned.ts';
 
 export async function getActivity(ctx: Context, id: string): Promise<ActivityDetail> {
   const row = await loadActivity(ctx, id);
@@ -60,7 +61,7 @@ export interface ResolvedFilters {
 export async function resolveFilters(ctx: Context, query: ActivityFilters): Promise<ResolvedFilters> {
   const zone = await listZone(ctx, query.timezone);
   if (query.from && query.to && query.to < query.from) throw invalidRange(query.from, query.to);
-  const [fromAt, toAt] = await dayStarts(ctx, [query.from ? `${query.from}T00:00` : null, query.to ? `${nextDay(query.to)}T00:00` : null], zone);
+  const [fromAt, toAt] = await daySpan(ctx.db, query.from ?? null, query.to ?? null, zone);
   const resolved: ResolvedFilters = { zone, fromAt, toAt };
   if (query.project !== undefined) resolved.projectId = (await projectNamed(ctx, query.project)).id;
   if (query.customer !== undefined) resolved.customerId = (await customerNamed(ctx, query.customer)).id;
@@ -71,12 +72,6 @@ export async function resolveFilters(ctx: Context, query: ActivityFilters): Prom
 
 function invalidRange(from: string, to: string) {
   return invalid('/to', `${to} is before from (${from})`);
-}
-
-export function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
 }
 
 /** SQL conditions of the filters, and of what the member may see: their own, or others' where they hold time:view_all. */
