@@ -88,28 +88,65 @@ export function checkDay(given: string, pointer: string): string {
   return text;
 }
 
-/** An IANA time zone of a request, checked: 422 on `pointer` when it is none. */
-export function checkZone(zone: string, pointer = '/timezone'): string {
-  if (!isTimeZone(zone)) throw invalid(pointer, `"${zone}" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
-  return zone.trim();
-}
+const unknownZone = (zone: string, pointer: string) =>
+  invalid(pointer, `"${zone}" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
 
 const ZONE_UNKNOWN_TO_DATABASE = '22023';
 
-/**
- * Local wall-clock times (`YYYY-MM-DDTHH:MM[:SS[.ffffff]]`) in a zone as milliseconds since 1970,
- * in one round trip. A zone this Node knows but the database does not is 422 on `zonePointer`.
- */
-async function localMoments(db: Kysely<DB>, locals: readonly string[], zone: string, zonePointer: string): Promise<number[]> {
-  try {
-    const { rows } = await sql<{ epoch: string }>`
-      select extract(epoch from (l::timestamp at time zone ${zone}))::text as epoch from unnest(${[...locals]}::text[]) with ordinality as x(l, n) order by n
-    `.execute(db);
-    return rows.map((r) => epochMs(r.epoch));
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === ZONE_UNKNOWN_TO_DATABASE) throw invalid(zonePointer, `"${zone}" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
-    throw error;
+// Whether the database reads a zone Node knows, by name in lower case: a few hundred at most, as
+// only names Node knows are asked about, and the answer holds for the life of the process.
+const databaseZones = new Map<string, boolean>();
+
+/** Whether the database reads a zone (its time zone data may be older or newer than Node's). */
+async function databaseKnows(db: Kysely<DB>, zone: string): Promise<boolean> {
+  const key = zone.toLowerCase();
+  let known = databaseZones.get(key);
+  if (known === undefined) {
+    known = await readsZone(db, zone);
+    databaseZones.set(key, known);
   }
+  return known;
+}
+
+/** Asks the database to read a zone; in a transaction, behind a savepoint, so a refusal leaves it usable. */
+async function readsZone(db: Kysely<DB>, zone: string): Promise<boolean> {
+  const inTransaction = db.isTransaction;
+  if (inTransaction) await sql`savepoint zone_check`.execute(db);
+  try {
+    await sql`select now() at time zone ${zone}`.execute(db);
+    if (inTransaction) await sql`release savepoint zone_check`.execute(db);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== ZONE_UNKNOWN_TO_DATABASE) throw error;
+    if (inTransaction) await sql`rollback to savepoint zone_check`.execute(db);
+    return false;
+  }
+}
+
+/**
+ * An IANA time zone of a request, checked: one Node and the database both read, since days and
+ * reports are counted in the database. 422 on `pointer` when it is none.
+ */
+export async function checkZone(db: Kysely<DB>, zone: string, pointer = '/timezone'): Promise<string> {
+  const name = zone.trim();
+  if (!isTimeZone(name) || !(await databaseKnows(db, name))) throw unknownZone(zone, pointer);
+  return name;
+}
+
+/** A zone stored with a member, as lists count days in it: UTC when the database cannot read it. */
+export async function usableZone(db: Kysely<DB>, zone: string | null): Promise<string> {
+  return zone !== null && isTimeZone(zone) && (await databaseKnows(db, zone)) ? zone : 'UTC';
+}
+
+/**
+ * Local wall-clock times (`YYYY-MM-DDTHH:MM[:SS[.ffffff]]`) in a zone (checked: checkZone) as
+ * milliseconds since 1970, in one round trip.
+ */
+async function localMoments(db: Kysely<DB>, locals: readonly string[], zone: string): Promise<number[]> {
+  const { rows } = await sql<{ epoch: string }>`
+    select extract(epoch from (l::timestamp at time zone ${zone}))::text as epoch from unnest(${[...locals]}::text[]) with ordinality as x(l, n) order by n
+  `.execute(db);
+  return rows.map((r) => epochMs(r.epoch));
 }
 
 /** PostgreSQL's epoch text ("1774747800.123456", "-62135596800.000000") in milliseconds, exactly. */
@@ -158,7 +195,7 @@ export async function parseMoment(db: Kysely<DB>, given: string, zone: string | 
     throw invalid(zonePointer, `is required with a local time (${pointer.slice(1)} is ${shown}); give an IANA time zone such as Europe/Berlin, or a time with an offset`);
   }
   const wall = clock ? `${rules.clockOn}T${clock[1]!.padStart(2, '0')}:${clock[2]}` : day ? `${text}T00:00` : `${text.slice(0, 10)}T${text.slice(11)}`;
-  const [ms] = await localMoments(db, [wall], checkZone(zone, zonePointer), zonePointer);
+  const [ms] = await localMoments(db, [wall], await checkZone(db, zone, zonePointer));
   if (!inRange(ms!)) throw invalid(pointer, `${shown} ${RANGE}`);
   return new Date(ms!).toISOString();
 }
@@ -166,12 +203,13 @@ export async function parseMoment(db: Kysely<DB>, given: string, zone: string | 
 /**
  * The moments a span of days of a zone begins and ends (`from`'s midnight; the midnight after
  * `to`), for a list or a report: a bound outside the years 0001–9999 in UTC is no bound, as
- * nothing is stored beyond them. Days are checked by the schema (`format: date`).
+ * nothing is stored beyond them. Days are checked by the schema (`format: date`), the zone by
+ * checkZone or usableZone.
  */
 export async function daySpan(db: Kysely<DB>, from: string | null, to: string | null, zone: string): Promise<[string | null, string | null]> {
   if (from === null && to === null) return [null, null];
   const walls = [...(from ? [`${from}T00:00`] : []), ...(to ? [nextLocalDay(to)] : [])];
-  const moments = await localMoments(db, walls, zone, '/timezone');
+  const moments = await localMoments(db, walls, zone);
   const bound = (ms: number | undefined) => (ms === undefined || !inRange(ms) ? null : new Date(ms).toISOString());
   return [from ? bound(moments[0]) : null, to ? bound(moments[walls.length - 1]) : null];
 }

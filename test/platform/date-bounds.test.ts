@@ -128,3 +128,15 @@ describe('interactions: occurred_at and due_at in the years 0001–9999 in UTC',
     expect((await api('GET', '/interactions?company=Initech')).status).toBe(200);
   });
 });
+
+describe('a time zone Node knows but the database does not is refused with 422, never used', () => {
+  it('in lists, reports, activities and interactions (US/Pacific-New left the zone data in 2020)', async () => {
+    const zone = 'US%2FPacific-New';
+    for (const path of [`/activities?from=2026-11-01&timezone=${zone}`, `/reports/hours?timezone=${zone}`]) {
+      expectRefused(await api('GET', path), '/timezone');
+    }
+    expectRefused(await api('POST', '/activities', { start: '2026-11-18T09:00', duration: '1h', timezone: 'US/Pacific-New' }), '/timezone');
+    expectRefused(await api('POST', '/activities', { start: '2026-11-18T09:00:00Z', end: '10:00', timezone: 'US/Pacific-New' }), '/timezone');
+    expectRefused(await api('POST', '/interactions', { kind: 'note', subject: 'Zone', company: 'Initech', occurred_at: '2026-11-18T09:00', timezone: 'US/Pacific-New' }), '/timezone');
+  });
+});

@@ -110,7 +110,7 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       if (input[field as keyof typeof ONLY_TASKS] !== undefined) throw invalid(`/${field}`, `only a task (a follow-up) has ${what}; this is a ${input.kind}`);
     }
   }
-  const zone = input.timezone === undefined ? null : checkZone(input.timezone);
+  const zone = input.timezone === undefined ? null : await checkZone(ctx.db, input.timezone);
   const about = await subjectOf(ctx, access, input);
   await requireCrm(ctx, 'edit', about.company, 'log interactions');
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
-import { checkZone } from '../../core/moments.ts';
+import { checkZone, usableZone } from '../../core/moments.ts';
 
 /**
  * The time zone a request's days and local times are read in: the one it gives (an IANA name,
@@ -8,7 +8,7 @@ import { checkZone } from '../../core/moments.ts';
  * member's, else none. Times themselves are read by core/moments.ts.
  */
 export async function requestZone(ctx: Context, given: string | undefined, pointer = '/timezone'): Promise<string | null> {
-  if (given !== undefined) return checkZone(given, pointer);
+  if (given !== undefined) return checkZone(ctx.db, given, pointer);
   return ctx.door === 'mcp' ? memberZone(ctx) : null;
 }
 
@@ -19,7 +19,7 @@ export async function listZone(ctx: Context, given: string | undefined): Promise
 
 async function memberZone(ctx: Context): Promise<string> {
   const row = await ctx.db.selectFrom('members').select('timezone').where('id', '=', ctx.actor.memberId).executeTakeFirst();
-  return row?.timezone ?? 'UTC';
+  return usableZone(ctx.db, row?.timezone ?? null);
 }
 
 /** The local day (`YYYY-MM-DD`) an instant falls on in a zone. */
