@@ -18,7 +18,9 @@ export function nestingError(data: unknown): ErrorObject | null {
   };
   while (stack.length > 0) {
     const { value, depth, top } = stack.pop()!;
-    if (depth >= MAX_NESTING) return problem(top || '/', `nests arrays or objects more than ${MAX_NESTING} levels deep`);
+    if (depth >= MAX_NESTING) {
+      return problem(top || '/', `nests arrays or objects more than ${MAX_NESTING} levels deep`);
+    }
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) push(value[i], depth + 1, top || `/${i}`);
     } else {

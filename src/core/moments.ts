@@ -53,12 +53,24 @@ export function isDateTimeInRange(text: string): boolean {
   return ms !== null && inRange(ms);
 }
 
+/** Year, month, day, hour, minute and second of a matched date and time (groups 1 to 6). */
+function fieldsOf(match: RegExpExecArray): [number, number, number, number, number, number] {
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i] ?? 0));
+  return [year!, month!, day!, hour!, minute!, second!];
+}
+
+/** Whether a matched date and time is a real one: a day of the years 0001–9999, a time of a day. */
+function realTime(match: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second] = fieldsOf(match);
+  return realDay(year, month, day) && hour <= 23 && minute <= 59 && second <= 59;
+}
+
 /** The moment of an ISO 8601 time with an offset (null: not one, or not a real date and time). */
 function offsetMoment(text: string): number | null {
   const match = WITH_OFFSET.exec(text);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i] ?? 0)) as [number, number, number, number, number, number];
-  if (!realDay(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+  if (!realTime(match)) return null;
+  const [year, month, day, hour, minute, second] = fieldsOf(match);
   const zone = match[8]!.toUpperCase();
   const [, sign = '+', hh = '0', mm = '0'] = zone === 'Z' ? [] : (/^([+-])(\d\d):?(\d\d)?$/.exec(zone) ?? []);
   if (Number(hh) > 23 || Number(mm) > 59) return null;
@@ -108,7 +120,7 @@ async function databaseKnows(db: Kysely<DB>, zone: string): Promise<boolean> {
   return known;
 }
 
-/** Asks the database to read a zone; in a transaction, behind a savepoint, so a refusal leaves it usable. */
+/** Asks the database to read a zone; in a transaction behind a savepoint, so a refusal leaves it usable. */
 async function readsZone(db: Kysely<DB>, zone: string): Promise<boolean> {
   const inTransaction = db.isTransaction;
   if (inTransaction) await sql`savepoint zone_check`.execute(db);
@@ -144,7 +156,8 @@ export async function usableZone(db: Kysely<DB>, zone: string | null): Promise<s
  */
 async function localMoments(db: Kysely<DB>, locals: readonly string[], zone: string): Promise<number[]> {
   const { rows } = await sql<{ epoch: string }>`
-    select extract(epoch from (l::timestamp at time zone ${zone}))::text as epoch from unnest(${[...locals]}::text[]) with ordinality as x(l, n) order by n
+    select extract(epoch from (l::timestamp at time zone ${zone}))::text as epoch
+    from unnest(${[...locals]}::text[]) with ordinality as x(l, n) order by n
   `.execute(db);
   return rows.map((r) => epochMs(r.epoch));
 }
@@ -166,9 +179,12 @@ export interface MomentRules {
   zonePointer?: string;
 }
 
+const SHAPES =
+  'must be ISO 8601 with an offset (2026-03-02T14:30:00+01:00) or a local time (2026-03-02T14:30) with `timezone`';
+
 function forms(rules: MomentRules): string {
-  const extra = rules.clockOn !== undefined ? ', or HH:MM on the start’s day' : rules.days ? ', or a day (2026-03-02) with `timezone`' : '';
-  return `must be ISO 8601 with an offset (2026-03-02T14:30:00+01:00) or a local time (2026-03-02T14:30) with \`timezone\`${extra}`;
+  if (rules.clockOn !== undefined) return `${SHAPES}, or HH:MM on the start’s day`;
+  return rules.days ? `${SHAPES}, or a day (2026-03-02) with \`timezone\`` : SHAPES;
 }
 
 /**
@@ -177,7 +193,13 @@ function forms(rules: MomentRules): string {
  * needs `zone`. 422 `invalid` on `pointer` when it is none of these, is not a real date, or falls
  * outside the years 0001–9999 in UTC; on the zone's field when the zone is missing or unknown.
  */
-export async function parseMoment(db: Kysely<DB>, given: string, zone: string | null | undefined, pointer: string, rules: MomentRules = {}): Promise<string> {
+export async function parseMoment(
+  db: Kysely<DB>,
+  given: string,
+  zone: string | null | undefined,
+  pointer: string,
+  rules: MomentRules = {},
+): Promise<string> {
   const text = given.trim();
   const zonePointer = rules.zonePointer ?? '/timezone';
   const shown = `"${given}"`;
@@ -187,14 +209,17 @@ export async function parseMoment(db: Kysely<DB>, given: string, zone: string | 
   const local = LOCAL.exec(text);
   const day = rules.days ? DAY.exec(text) : null;
   if (!clock && !local && !day) throw invalid(pointer, forms(rules));
-  if (local && (!realDay(Number(local[1]), Number(local[2]), Number(local[3])) || Number(local[4]) > 23 || Number(local[5]) > 59 || Number(local[6] ?? 0) > 59)) {
-    throw invalid(pointer, `${shown} is not a real date and time`);
-  }
+  if (local && !realTime(local)) throw invalid(pointer, `${shown} is not a real date and time`);
   if (day) checkDay(text, pointer);
   if (zone === null || zone === undefined) {
-    throw invalid(zonePointer, `is required with a local time (${pointer.slice(1)} is ${shown}); give an IANA time zone such as Europe/Berlin, or a time with an offset`);
+    const why = `is required with a local time (${pointer.slice(1)} is ${shown})`;
+    throw invalid(zonePointer, `${why}; give an IANA time zone such as Europe/Berlin, or a time with an offset`);
   }
-  const wall = clock ? `${rules.clockOn}T${clock[1]!.padStart(2, '0')}:${clock[2]}` : day ? `${text}T00:00` : `${text.slice(0, 10)}T${text.slice(11)}`;
+  const wall = clock
+    ? `${rules.clockOn}T${clock[1]!.padStart(2, '0')}:${clock[2]}`
+    : day
+      ? `${text}T00:00`
+      : `${text.slice(0, 10)}T${text.slice(11)}`;
   const [ms] = await localMoments(db, [wall], await checkZone(db, zone, zonePointer));
   if (!inRange(ms!)) throw invalid(pointer, `${shown} ${RANGE}`);
   return new Date(ms!).toISOString();
@@ -206,7 +231,12 @@ export async function parseMoment(db: Kysely<DB>, given: string, zone: string | 
  * nothing is stored beyond them. Days are checked by the schema (`format: date`), the zone by
  * checkZone or usableZone.
  */
-export async function daySpan(db: Kysely<DB>, from: string | null, to: string | null, zone: string): Promise<[string | null, string | null]> {
+export async function daySpan(
+  db: Kysely<DB>,
+  from: string | null,
+  to: string | null,
+  zone: string,
+): Promise<[string | null, string | null]> {
   if (from === null && to === null) return [null, null];
   const walls = [...(from ? [`${from}T00:00`] : []), ...(to ? [nextLocalDay(to)] : [])];
   const moments = await localMoments(db, walls, zone);
@@ -217,6 +247,7 @@ export async function daySpan(db: Kysely<DB>, from: string | null, to: string | 
 /** The local midnight after a day, as a wall-clock text PostgreSQL reads (`10000-01-01` too). */
 function nextLocalDay(day: string): string {
   const date = new Date(utcMs(Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10)) + 1));
-  const year = date.getUTCFullYear();
-  return `${String(year).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}T00:00`;
+  const digits = (n: number, width: number) => String(n).padStart(width, '0');
+  const year = digits(date.getUTCFullYear(), 4);
+  return `${year}-${digits(date.getUTCMonth() + 1, 2)}-${digits(date.getUTCDate(), 2)}T00:00`;
 }

@@ -28,7 +28,8 @@ export function generator(seed: number) {
 export type Random = ReturnType<typeof generator>;
 
 /** A generator of its own for each operation and door, so adding one changes no other's cases. */
-export const seedFor = (seed: number, name: string) => seed ^ [...name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7);
+export const seedFor = (seed: number, name: string) =>
+  seed ^ [...name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7);
 
 export const ODD_TEXT = [
   '',
@@ -68,10 +69,42 @@ export const EXTREME_DATES = [
   '00:00',
   '99:99',
 ];
-export const EXTREME_ZONES = ['Etc/GMT+12', 'Pacific/Kiritimati', 'Europe/Berlin', 'US/Pacific-New', 'Mars/Olympus', '+01:00', 'UTC'];
+export const EXTREME_ZONES = [
+  'Etc/GMT+12',
+  'Pacific/Kiritimati',
+  'Europe/Berlin',
+  'US/Pacific-New',
+  'Mars/Olympus',
+  '+01:00',
+  'UTC',
+];
 export const ODD_NUMBERS = [0, -1, 1.5, 2147483647, 2147483648, -2147483649, 9007199254740993, 1e308, -0];
-export const ODD_VALUES: unknown[] = [...ODD_TEXT, ...ODD_NUMBERS, true, false, null, [], {}, [1, 'a', null], { nested: { deep: ['x'] } }];
-export const ODD_PATH = ['%2F', '..', '%00', '%F0%9F%98%80', 'a'.repeat(2000), '-1', '1e23', '2147483648', '%C0%AE', 'null', '%20', '%09', 'ATR-1%2F..'];
+export const ODD_VALUES: unknown[] = [
+  ...ODD_TEXT,
+  ...ODD_NUMBERS,
+  true,
+  false,
+  null,
+  [],
+  {},
+  [1, 'a', null],
+  { nested: { deep: ['x'] } },
+];
+export const ODD_PATH = [
+  '%2F',
+  '..',
+  '%00',
+  '%F0%9F%98%80',
+  'a'.repeat(2000),
+  '-1',
+  '1e23',
+  '2147483648',
+  '%C0%AE',
+  'null',
+  '%20',
+  '%09',
+  'ATR-1%2F..',
+];
 
 /** An array nested `levels` deep around `inner`, built without recursion. */
 export function nested(levels: number, inner: unknown = 'x'): unknown {
@@ -90,7 +123,14 @@ function oddValue(random: Random): unknown {
   return nested(random.pick([33, 500, 3000]));
 }
 
-export type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; anyOf?: JsonSchema[]; format?: string };
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  format?: string;
+}
 export const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as JsonSchema;
 
 /** A plausible value for a schema, so a case can change one field and keep the others sensible. */
@@ -101,7 +141,8 @@ export function plausible(schema: JsonSchema | undefined): unknown {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string':
-      return schema.format === 'date' ? '2026-11-16' : schema.format === 'date-time' ? '2026-11-16T09:00:00Z' : 'Fuzzed value';
+      if (schema.format === 'date') return '2026-11-16';
+      return schema.format === 'date-time' ? '2026-11-16T09:00:00Z' : 'Fuzzed value';
     case 'integer':
     case 'number':
       return 1;
@@ -132,7 +173,10 @@ function good(name: string, schema: JsonSchema | undefined, random: Random, hint
  * one field odd, one the operation does not take (often nested 3,000 deep) — or none, so that a
  * share of the cases is one the operation takes and the rules behind the lookups are reached.
  */
-function oddOne(properties: Record<string, JsonSchema>, random: Random, into: Record<string, unknown>, extra: string): string {
+type Properties = Record<string, JsonSchema>;
+type Values = Record<string, unknown>;
+
+function oddOne(properties: Properties, random: Random, into: Values, extra: string): string {
   const names = Object.keys(properties);
   const roll = random.next();
   if (roll < 0.3 && extremeMoments(properties, random, into)) return 'dates at the edges';
@@ -153,23 +197,42 @@ const DATE_NAMES = /^(start|end|from|to|occurred_at|due_at|started_at|due_date|s
 const ZONE_NAMES = /^(timezone)$/;
 const LENGTH_NAMES = /^(duration|time_spent)$/;
 // the edges themselves, and one step past each, in the forms that overflow once in UTC
-const EDGES = ['9999-12-31T23:59:59Z', '9999-12-31T23:59', '9999-12-31', '0001-01-01T00:00', '0001-01-01', '0000-12-31', '10000-01-01', '23:59'];
+const EDGES = [
+  '9999-12-31T23:59:59Z',
+  '9999-12-31T23:59',
+  '9999-12-31',
+  '0001-01-01T00:00',
+  '0001-01-01',
+  '0000-12-31',
+  '10000-01-01',
+  '23:59',
+];
 const DAY_EDGES = ['0001-01-01', '9999-12-31', '0000-12-31', '10000-01-01'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=utf-16',
+  'multipart/form-data',
+];
 
 /**
  * Now and then every date, zone and length of a request at once at or past the edges (a start in
  * 9999 with a duration, a local end in the far west): one odd field at a time seldom meets the
  * others it must be combined with to overflow.
  */
-function extremeMoments(properties: Record<string, JsonSchema>, random: Random, into: Record<string, unknown>): boolean {
+function extremeMoments(properties: Properties, random: Random, into: Values): boolean {
   const names = Object.keys(properties);
   const dated = names.filter((name) => DATE_NAMES.test(name));
   if (dated.length === 0) return false;
   const name = random.pick(dated);
   // a day's field gets days (a time there is refused by its schema, before any rule is reached)
   into[name] = random.pick(properties[name]?.format === 'date' ? DAY_EDGES : EDGES);
-  for (const zone of names.filter((n) => ZONE_NAMES.test(n))) if (random.next() < 0.6) into[zone] = random.pick(EXTREME_ZONES);
-  for (const length of names.filter((n) => LENGTH_NAMES.test(n))) if (random.next() < 0.5) into[length] = random.pick(['1h', '2d']);
+  for (const zone of names.filter((n) => ZONE_NAMES.test(n))) {
+    if (random.next() < 0.6) into[zone] = random.pick(EXTREME_ZONES);
+  }
+  for (const length of names.filter((n) => LENGTH_NAMES.test(n))) {
+    if (random.next() < 0.5) into[length] = random.pick(['1h', '2d']);
+  }
   return true;
 }
 
@@ -194,14 +257,17 @@ export function restCase(op: Operation, random: Random, hints: Hints = {}): Rest
   }
   const value: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(body?.properties ?? {})) {
-    if ((body?.required ?? []).includes(name) ? random.next() < 0.9 : random.next() < 0.3) value[name] = good(name, schema, random, hints);
+    const chance = (body?.required ?? []).includes(name) ? 0.9 : 0.3;
+    if (random.next() < chance) value[name] = good(name, schema, random, hints);
   }
   // the odd change goes to the body where there is one, else to the query string
   const note = body
     ? oddOne(body.properties ?? {}, random, value, random.pick(['extra', '__proto__', 'constructor', '\u0000', 'z']))
     : oddOne(query.properties ?? {}, random, queryValues, 'unknown_parameter');
   const params = new URLSearchParams();
-  for (const [name, given] of Object.entries(queryValues)) params.set(name, typeof given === 'string' ? given : JSON.stringify(given));
+  for (const [name, given] of Object.entries(queryValues)) {
+    params.set(name, typeof given === 'string' ? given : JSON.stringify(given));
+  }
   if (params.size) path += `?${params}`;
   const headers: Record<string, string> = {};
   if (!body) return { path, headers, note };
@@ -214,10 +280,12 @@ export function restCase(op: Operation, random: Random, hints: Hints = {}): Rest
     return { path, headers, payload, note: 'malformed JSON' };
   }
   if (shape < 0.08) {
-    headers['content-type'] = random.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data']);
+    headers['content-type'] = random.pick(CONTENT_TYPES);
     return { path, headers, payload, note: `content type ${headers['content-type']}` };
   }
-  if (shape < 0.1) return { path, headers, payload: random.pick(['[]', '"text"', '42', 'null', '']), note: 'body not an object' };
+  if (shape < 0.1) {
+    return { path, headers, payload: random.pick(['[]', '"text"', '42', 'null', '']), note: 'body not an object' };
+  }
   return { path, headers, payload, note };
 }
 
@@ -229,11 +297,12 @@ export function toolOf(op: Operation): ToolEntry | undefined {
 }
 
 /** One tools/call's arguments for a tool: its own arguments, good but for one odd change (or none). */
-export function toolArguments(entry: ToolEntry, random: Random, hints: Hints = {}): { args: Record<string, unknown>; note: string } {
+export function toolArguments(entry: ToolEntry, random: Random, hints: Hints = {}): { args: Values; note: string } {
   const schema = plain(entry.definitions.current.inputSchema);
   const args: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if ((schema.required ?? []).includes(name) ? random.next() < 0.9 : random.next() < 0.35) args[name] = good(name, property, random, hints);
+    const chance = (schema.required ?? []).includes(name) ? 0.9 : 0.35;
+    if (random.next() < chance) args[name] = good(name, property, random, hints);
   }
   const note = oddOne(schema.properties ?? {}, random, args, random.pick(['extra', 'z']));
   return { args, note };
@@ -244,7 +313,8 @@ export async function callFuzzedTool(service: TestService, token: string, name: 
   const reply = await postMcp(service, rpc('tools/call', { name, arguments: args }), { token });
   const result = reply.body?.result as { isError?: boolean; content?: { text: string }[] } | undefined;
   const text = result?.content?.[0]?.text ?? reply.text.slice(0, 200);
-  const internal = reply.status >= 500 || reply.body?.error !== undefined || /^Something went wrong on our side/.test(text);
+  const internal =
+    reply.status >= 500 || reply.body?.error !== undefined || /^Something went wrong on our side/.test(text);
   return { status: reply.status, refused: result?.isError === true, internal, text };
 }
 
@@ -263,7 +333,11 @@ export async function dataTables(db: Kysely<DB>): Promise<string[]> {
  * summed, not sorted and joined, as their order does not matter: a few times faster.
  */
 export async function digest(db: Kysely<DB>, tables: readonly string[]): Promise<string> {
-  const parts = tables.map((name) => sql`select ${name} as name, count(*) || ':' || coalesce(sum(hashtextextended(x::text, 0)::numeric), 0) as hash from ${sql.table(name)} x`);
+  const parts = tables.map(
+    (name) => sql`
+      select ${name} as name, count(*) || ':' || coalesce(sum(hashtextextended(x::text, 0)::numeric), 0) as hash
+      from ${sql.table(name)} x`,
+  );
   const { rows } = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(db);
   return rows.map((r) => `${r.name}:${r.hash}`).join(',');
 }
@@ -290,9 +364,12 @@ export interface FuzzRun {
  * error envelope (or an error result) when refused, never a 5xx or an internal error, and a
  * refused change leaves every table as it was.
  */
-export function fuzzOperations(run: FuzzRun, it: (name: string, test: () => Promise<void>, timeout?: number) => void): void {
+type It = (name: string, test: () => Promise<void>, timeout?: number) => void;
+
+export function fuzzOperations(run: FuzzRun, it: It): void {
   for (const op of run.operations) {
-    it(`${op.method} ${op.path}${op.tool ? ` and ${op.tool}` : ''}: never a 5xx; a refusal changes nothing`, async () => {
+    const named = `${op.method} ${op.path}${op.tool ? ` and ${op.tool}` : ''}`;
+    it(`${named}: never a 5xx; a refusal changes nothing`, async () => {
       const { service, token, hints } = run.target();
       const tables = op.access === 'write' ? await dataTables(service.db) : [];
       let state: string | null = null;
@@ -317,12 +394,15 @@ export function fuzzOperations(run: FuzzRun, it: (name: string, test: () => Prom
           headers: { authorization: `Bearer ${token}`, ...fuzz.headers },
           ...(fuzz.payload !== undefined ? { payload: fuzz.payload } : {}),
         });
-        const where = `${op.method} /api/v1${fuzz.path.slice(0, 160)} ${fuzz.payload?.slice(0, 160) ?? ''} (${fuzz.note}) → ${reply.statusCode}`;
+        const sent = `${op.method} /api/v1${fuzz.path.slice(0, 160)} ${fuzz.payload?.slice(0, 160) ?? ''}`;
+        const where = `${sent} (${fuzz.note}) → ${reply.statusCode}`;
         count(`REST ${reply.statusCode}`);
         if (reply.statusCode >= 500) failures.push(`${where}: ${reply.body.slice(0, 200)}`);
         if (reply.statusCode >= 400) {
           const body = reply.json() as { error?: { code?: unknown; message?: unknown } };
-          if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') failures.push(`${where}: not the envelope: ${reply.body.slice(0, 200)}`);
+          if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') {
+            failures.push(`${where}: not the envelope: ${reply.body.slice(0, 200)}`);
+          }
           await checkRefusal(where, was);
         } else state = null;
       }
@@ -342,7 +422,9 @@ export function fuzzOperations(run: FuzzRun, it: (name: string, test: () => Prom
         }
       }
       // FUZZ_VERBOSE=1 shows how far the cases got: how many answered, how many were refused
-      if (process.env.FUZZ_VERBOSE) console.log(`${op.name}: ${[...answers].sort().map(([answer, n]) => `${answer} ×${n}`).join(', ')}`);
+      if (process.env.FUZZ_VERBOSE) {
+        console.log(`${op.name}: ${[...answers].sort().map(([answer, n]) => `${answer} ×${n}`).join(', ')}`);
+      }
       if (failures.length) throw new Error(`${failures.length} failures (seed ${run.seed}):\n${failures.join('\n')}`);
     }, 60_000);
   }

@@ -63,7 +63,12 @@ export interface TestService {
 }
 
 /** One request to an app, injected (no socket): the body parsed when it is JSON. */
-export async function injectRequest<T = any>(app: FastifyInstance, method: string, path: string, options: RequestOptions = {}): Promise<Reply<T>> {
+export async function injectRequest<T = any>(
+  app: FastifyInstance,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let payload: string | undefined;

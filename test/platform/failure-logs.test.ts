@@ -32,7 +32,8 @@ const BREAKS = {
     with c as (insert into contacts (name) values ('Zebulon Privatesson') returning id)
     insert into contact_phones (contact_id, number, label) select id, ${PHONE}, 'pager' from c`,
   // foreign key: "Key (company_id)=(…) is not present in table companies."
-  contacts_company_id_fkey: sql`insert into contacts (name, company_id) values ('Zebulon Privatesson', gen_random_uuid())`,
+  contacts_company_id_fkey: sql`
+    insert into contacts (name, company_id) values ('Zebulon Privatesson', gen_random_uuid())`,
   // not null: "Failing row contains (…, zebulon@…, …)."
   contact_emails_contact_id_not_null: sql`insert into contact_emails (contact_id, address) values (null, ${EMAIL})`,
   // a failure whose message itself holds the value (as "invalid input syntax for type uuid: …" does)
@@ -62,20 +63,23 @@ let service: TestService;
 let token: string;
 
 beforeAll(async () => {
-  service = await startTestService({ registry: createRegistry([...registry.operations, breakOperation]), logStream: log.sink, logLevel: 'debug' });
+  const probes = createRegistry([...registry.operations, breakOperation]);
+  service = await startTestService({ registry: probes, logStream: log.sink, logLevel: 'debug' });
   token = await service.token('ada@example.com', 'write');
 });
 afterAll(() => service?.close());
 
 const entries = () => log.lines.map((line) => JSON.parse(line) as Record<string, any>);
 
-describe('the log line of a 500 carries the request id, the operation, the class and the constraint, never the data', () => {
+describe('a 500’s log line has the request id, the operation, the class and the constraint, never data', () => {
   // a not-null violation names a column, not a constraint; a raised exception breaks no rule of a table
-  const constraintOf = (rule: Break) => (rule === 'raised' || rule === 'contact_emails_contact_id_not_null' ? undefined : rule);
+  const constraintOf = (rule: Break) =>
+    rule === 'raised' || rule === 'contact_emails_contact_id_not_null' ? undefined : rule;
 
   it.each(Object.keys(BREAKS) as Break[])('%s, through REST and MCP', async (rule) => {
     const requestId = `break-${rule.replace(/_/g, '-')}`;
-    const reply = await service.request('POST', '/api/v1/probe/break', { token, body: { rule }, headers: { 'x-request-id': requestId } });
+    const headers = { 'x-request-id': requestId };
+    const reply = await service.request('POST', '/api/v1/probe/break', { token, body: { rule }, headers });
     expect(reply.status, reply.text).toBe(500);
     const result = await callTool(service, token, 'probe_break', { rule });
     expect(result.isError).toBe(true);
@@ -86,12 +90,15 @@ describe('the log line of a 500 carries the request id, the operation, the class
     expect(failure).toMatchObject({ operation: 'probe_break', err: { type: 'DatabaseError' } });
     expect(failure!.err.code).toMatch(/^[0-9A-Z]{5}$/);
     expect(failure!.err.constraint).toBe(constraintOf(rule));
-    expect(Object.keys(failure!.err).sort()).toEqual(['code', ...(constraintOf(rule) ? ['constraint'] : []), 'stack', 'type']);
+    const fields = ['code', ...(constraintOf(rule) ? ['constraint'] : []), 'stack', 'type'];
+    expect(Object.keys(failure!.err).sort()).toEqual(fields);
   });
 
   it('writes none of the row’s values anywhere in the log', () => {
     expect(log.lines.filter((line) => line.includes('probe_break')).length).toBeGreaterThan(6);
-    const leaks = log.lines.filter((line) => SECRETS.some((secret) => line.toLowerCase().includes(secret.toLowerCase())));
+    const leaks = log.lines.filter((line) =>
+      SECRETS.some((secret) => line.toLowerCase().includes(secret.toLowerCase())),
+    );
     expect(leaks).toEqual([]);
   });
 });

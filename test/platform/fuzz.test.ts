@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../src/modules/index.ts';
 import type { Operation } from '../../src/core/operation.ts';
-import { dataTables, digest, generator, ODD_PATH, ODD_TEXT, ODD_VALUES, plain, plausible, seedFor, type Random } from '../helpers/fuzz.ts';
+import { dataTables, digest, generator, plain, plausible, seedFor } from '../helpers/fuzz.ts';
+import { ODD_PATH, ODD_TEXT, ODD_VALUES } from '../helpers/fuzz.ts';
+import type { Random } from '../helpers/fuzz.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 // Issue 16, item 2: every operation fuzzed from its own declaration (the schemas the OpenAPI
@@ -112,7 +114,9 @@ describe(`fuzz: every operation, ${CASES} cases each from its declaration (seed 
         if (reply.statusCode >= 400) {
           const body = reply.json() as { error?: { code?: unknown; message?: unknown } };
           if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') fail(`${where}: not the envelope: ${reply.body.slice(0, 200)}`);
-          if (before !== null && (await digest(service.db, tables)) !== before) fail(`${where}: a refused request changed the database`);
+          if (before !== null && (await digest(service.db, tables)) !== before) {
+            fail(`${where}: a refused request changed the database`);
+          }
         }
       }
       expect(mine).toEqual([]);

@@ -87,7 +87,8 @@ describe('input: arrays and objects nested deeper than 32 levels are refused wit
       ['PATCH', `/tickets/${deepKey}`, '"summary": "Deeper"'],
       ['POST', `/tickets/${deepKey}/comments`, '"body": "deep"'],
     ] as const) {
-      const reply = await service.request(method, `/api/v1${path}`, { token: t.lee, body: `{${fields}, "z": ${nested(3000)}}` });
+      const body = `{${fields}, "z": ${nested(3000)}}`;
+      const reply = await service.request(method, `/api/v1${path}`, { token: t.lee, body });
       await expect422(reply, '/z');
       expect(reply.body.error.message).toBe('/z: nests arrays or objects more than 32 levels deep');
     }
@@ -98,12 +99,16 @@ describe('input: arrays and objects nested deeper than 32 levels are refused wit
 
   it('objects as well as arrays, and a known field as well as an unknown one', async () => {
     const objects = `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`;
-    await expect422(await service.request('POST', `/api/v1/tickets/${deepKey}/comments`, { token: t.lee, body: `{"body": "x", "extra": ${objects}}` }), '/extra');
-    await expect422(await service.request('PATCH', `/api/v1/tickets/${deepKey}`, { token: t.lee, body: `{"fields": {"points": ${nested(40, '1')}}}` }), '/fields');
+    const send = (method: string, path: string, body: string) =>
+      service.request(method, `/api/v1${path}`, { token: t.lee, body });
+    await expect422(await send('POST', `/tickets/${deepKey}/comments`, `{"body": "x", "extra": ${objects}}`), '/extra');
+    const points = `{"fields": {"points": ${nested(40, '1')}}}`;
+    await expect422(await send('PATCH', `/tickets/${deepKey}`, points), '/fields');
   });
 
   it('32 levels are still taken', async () => {
-    const reply = await service.request('POST', `/api/v1/tickets/${deepKey}/comments`, { token: t.lee, body: `{"body": "shallow enough", "z": ${nested(31)}}` });
+    const body = `{"body": "shallow enough", "z": ${nested(31)}}`;
+    const reply = await service.request('POST', `/api/v1/tickets/${deepKey}/comments`, { token: t.lee, body });
     expect(reply.status, reply.text).toBe(201);
   });
 

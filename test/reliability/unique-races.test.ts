@@ -44,7 +44,9 @@ describe('one running activity per member (activities_running_idx): every start 
 
   it('starts 10 timers at once through MCP too: no tool call fails', async () => {
     const results = await Promise.all(
-      Array.from({ length: RACERS }, (_, i) => callTool(i % 2 ? nodes.second : nodes.first, admin, 'create_activity', { description: `Tool racer ${i}` })),
+      Array.from({ length: RACERS }, (_, i) =>
+        callTool(i % 2 ? nodes.second : nodes.first, admin, 'create_activity', { description: `Tool racer ${i}` }),
+      ),
     );
     expect(results.filter((r) => r.isError).map((r) => r.content[0]?.text)).toEqual([]);
     expect((await api(nodes.first, 'GET', '/activities?running=true&member=me')).body.activities).toHaveLength(1);
@@ -53,7 +55,8 @@ describe('one running activity per member (activities_running_idx): every start 
 
 describe('slugs unique in a space (pages_slug_idx): every create of one title is 201 with a slug of its own', () => {
   it('creates 10 pages titled alike at once', async () => {
-    const replies = await race(RACERS, (node) => api(node, 'POST', '/knowledge/spaces/HANDBOOK/pages', { title: 'Race day' }));
+    const create = (node: TestService) => api(node, 'POST', '/knowledge/spaces/HANDBOOK/pages', { title: 'Race day' });
+    const replies = await race(RACERS, create);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual(Array(RACERS).fill(201));
     const slugs = replies.map((r) => r.body.slug as string).sort();
@@ -66,35 +69,45 @@ describe('slugs unique in a space (pages_slug_idx): every create of one title is
 describe('company names unique (companies_name_key): of renames to one name, one is 200 and the others 422', () => {
   it('renames four companies to one name at once', async () => {
     const companies = ['Acme GmbH', 'Globex Corporation', 'Initech', 'Umbrella Labs'];
-    const replies = await race(companies.length, (node, i) => api(node, 'PATCH', `/companies/${encodeURIComponent(companies[i]!)}`, { name: i % 2 ? 'Same Name Ltd' : 'same name ltd' }));
+    const rename = (node: TestService, i: number) =>
+      api(node, 'PATCH', `/companies/${encodeURIComponent(companies[i]!)}`, {
+        name: i % 2 ? 'Same Name Ltd' : 'same name ltd',
+      });
+    const replies = await race(companies.length, rename);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual([200, 422, 422, 422]);
     for (const refused of replies.filter((r) => r.status === 422)) {
       expect(refused.body.error.code).toBe('invalid');
-      expect(refused.body.error.message).toMatch(/^\/name: another company is already named "Same Name Ltd"|^\/name: another company is already named "same name ltd"/);
+      expect(refused.body.error.message).toMatch(/^\/name: another company is already named "same name ltd"/i);
     }
   });
 });
 
 describe('an address belongs to one contact (contact_emails_address_key): one create is 201, the others 422', () => {
   it('creates 10 contacts with one address at once', async () => {
-    const replies = await race(RACERS, (node, i) => api(node, 'POST', '/contacts', { name: `Racer ${i}`, email: 'one.address@race.example' }));
+    const create = (node: TestService, i: number) =>
+      api(node, 'POST', '/contacts', { name: `Racer ${i}`, email: 'one@race.example' });
+    const replies = await race(RACERS, create);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual([201, ...Array(RACERS - 1).fill(422)]);
   });
 
   it('adds 10 primary addresses to one contact at once: each is 201, one is primary', async () => {
-    const contact = await api(nodes.first, 'POST', '/contacts', { name: 'Many Addresses', email: 'first@race.example' });
-    const replies = await race(RACERS, (node, i) => api(node, 'POST', `/contacts/${contact.body.id}/emails`, { address: `more.${i}@race.example`, primary: true }));
+    const contact = await api(nodes.first, 'POST', '/contacts', { name: 'Addresses', email: 'first@race.example' });
+    const add = (node: TestService, i: number) =>
+      api(node, 'POST', `/contacts/${contact.body.id}/emails`, { address: `more.${i}@race.example`, primary: true });
+    const replies = await race(RACERS, add);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual(Array(RACERS).fill(201));
     const detail = await api(nodes.first, 'GET', `/contacts/${contact.body.id}`);
     expect(detail.body.emails.filter((e: { primary: boolean }) => e.primary)).toHaveLength(1);
   });
 
-  it('adds 10 primary phone numbers to one contact at once (contact_phones_primary_key): each is 201, one is primary', async () => {
+  it('adds 10 primary numbers to one contact at once (contact_phones_primary_key): each 201, one primary', async () => {
     const contact = await api(nodes.first, 'POST', '/contacts', { name: 'Many Numbers', phone: '+1 555 0100' });
-    const replies = await race(RACERS, (node, i) => api(node, 'POST', `/contacts/${contact.body.id}/phones`, { number: `+1 555 01${10 + i}`, primary: true }));
+    const add = (node: TestService, i: number) =>
+      api(node, 'POST', `/contacts/${contact.body.id}/phones`, { number: `+1 555 01${10 + i}`, primary: true });
+    const replies = await race(RACERS, add);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual(Array(RACERS).fill(201));
     const detail = await api(nodes.first, 'GET', `/contacts/${contact.body.id}`);
@@ -109,9 +122,11 @@ describe('sprint names unique on a board (sprints_name_per_board): one create is
     expect(statuses(replies)).toEqual([201, ...Array(RACERS - 1).fill(422)]);
   });
 
-  it('moves one ticket into two sprints at once (sprint_tickets_one_open_sprint): both 200, in one sprint after', async () => {
+  it('moves one ticket into two sprints at once (sprint_tickets_one_open_sprint): every move is 200', async () => {
     await api(nodes.first, 'POST', '/boards/1/sprints', { name: 'Race sprint B' });
-    const replies = await race(RACERS, (node, i) => api(node, 'POST', '/boards/1/backlog/moves', { key: 'ATR-7', sprint: i % 2 ? 'Race sprint' : 'Race sprint B' }));
+    const move = (node: TestService, i: number) =>
+      api(node, 'POST', '/boards/1/backlog/moves', { key: 'ATR-7', sprint: i % 2 ? 'Race sprint' : 'Race sprint B' });
+    const replies = await race(RACERS, move);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual(Array(RACERS).fill(200));
   });
@@ -119,16 +134,21 @@ describe('sprint names unique on a board (sprints_name_per_board): one create is
 
 describe('label names unique in a project (labels_name_key): every ticket with a new label is 201', () => {
   it('creates 10 tickets with one new label at once', async () => {
-    const replies = await race(RACERS, (node, i) => api(node, 'POST', '/tickets', { project: 'ATR', summary: `Labelled ${i}`, labels: ['race-label'] }));
+    const create = (node: TestService, i: number) =>
+      api(node, 'POST', '/tickets', { project: 'ATR', summary: `Labelled ${i}`, labels: ['race-label'] });
+    const replies = await race(RACERS, create);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual(Array(RACERS).fill(201));
     expect(new Set(replies.map((r) => r.body.key)).size).toBe(RACERS);
   });
 });
 
-describe('request type keys unique in a project (request_types_key_per_project): one create is 201, the others 422', () => {
+describe('request type keys unique in a project (request_types_key_per_project): one 201, the others 422', () => {
   it('creates 10 forms of one key at once', async () => {
-    const replies = await race(RACERS, (node, i) => api(node, 'POST', '/projects/HELP/request-types', { key: 'race-form', name: `Race form ${i}`, ticket_type: 'Question' }));
+    const form = { key: 'race-form', ticket_type: 'Question' };
+    const create = (node: TestService, i: number) =>
+      api(node, 'POST', '/projects/HELP/request-types', { ...form, name: `Race form ${i}` });
+    const replies = await race(RACERS, create);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual([201, ...Array(RACERS - 1).fill(422)]);
   });

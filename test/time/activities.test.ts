@@ -93,7 +93,9 @@ describe('4.6 times: an offset stands alone; a local time or a day needs an IANA
     const before = await activitiesOf(service, t.lee);
     const noZone = await create(t.lee, { start: '2026-11-02T09:00', duration: '1h' });
     expect(noZone.status).toBe(422);
-    expect(noZone.body.error.message).toMatch(/^\/timezone: is required with a local time \(start is "2026-11-02T09:00"\)/);
+    expect(noZone.body.error.message).toMatch(
+      /^\/timezone: is required with a local time \(start is "2026-11-02T09:00"\)/,
+    );
     const unknown = await create(t.lee, { start: '2026-11-02T09:00', duration: '1h', timezone: 'Mars/Olympus' });
     expect(unknown.body.error.message).toBe('/timezone: "Mars/Olympus" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)');
     const notADate = await create(t.lee, { start: '2026-02-30T09:00:00Z', duration: '1h' });

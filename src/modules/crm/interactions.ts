@@ -56,7 +56,9 @@ export async function listInteractions(ctx: Context, input: ListInteractionsQuer
   const conditions: RawBuilder<boolean>[] = [await interactionVisibleSql(ctx, access)];
   if (input.contact !== undefined) conditions.push(sql<boolean>`i.contact_id = ${(await visibleContact(ctx, access, input.contact)).id}`);
   if (input.company !== undefined) conditions.push(sql<boolean>`i.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
-  if (input.ticket !== undefined) conditions.push(sql<boolean>`i.ticket_id = ${(await ticketNamed(ctx, input.ticket)).id}`);
+  if (input.ticket !== undefined) {
+    conditions.push(sql<boolean>`i.ticket_id = ${(await ticketNamed(ctx, input.ticket)).id}`);
+  }
   if (input.kind !== undefined) conditions.push(sql<boolean>`i.kind = ${input.kind}`);
   const rows = await interactionPage(ctx.db, sql.join(conditions, sql` and `), limit, offset);
   return { interactions: rows.map((row) => presentInteraction(row, ctx.publicUrl)), limit, offset };
@@ -115,7 +117,10 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
   await requireCrm(ctx, 'edit', about.company, 'log interactions');
 
   const now = ctx.now();
-  const occurredAt = input.occurred_at === undefined ? now.toISOString() : await parseMoment(ctx.db, input.occurred_at, zone, '/occurred_at');
+  const occurredAt =
+    input.occurred_at === undefined
+      ? now.toISOString()
+      : await parseMoment(ctx.db, input.occurred_at, zone, '/occurred_at');
   const dueAt = input.due_at === undefined ? null : await parseMoment(ctx.db, input.due_at, zone, '/due_at');
   const duration = input.duration === undefined ? 0 : durationSeconds({ words: input.duration }, '/duration');
   const assignee = input.kind === 'task' ? await resolveCrmMember(ctx, input.assignee ?? 'me', about.company, '/assignee') : null;

@@ -184,7 +184,9 @@ async function applyInteractions(ctx: ApplyContext, entries: readonly Interactio
     if (seen.rows.length) continue;
 
     const moment = async (field: 'occurred_at' | 'due_at', given: string | undefined) =>
-      given === undefined ? null : atPath(at('interactions', i), () => parseMoment(ctx.db, given, entry.timezone, `/${field}`));
+      given === undefined
+        ? null
+        : atPath(at('interactions', i), () => parseMoment(ctx.db, given, entry.timezone, `/${field}`));
     const duration = entry.duration === undefined ? 0 : parseDuration(entry.duration);
     if (duration === null) fail(path('duration'), `"${entry.duration}" is not a duration (like 30m or 1h 15m)`);
     const author = entry.author ? ctx.people.id(entry.author, path('author')) : null;

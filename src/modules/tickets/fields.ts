@@ -45,7 +45,9 @@ async function checkValue(person: PersonLookup, field: FieldDef, raw: unknown, p
       return { field, value: number, display: String(number) };
     }
     case 'date':
-      if (typeof raw !== 'string' || !isDay(raw)) throw invalid(pointer, 'must be a date, YYYY-MM-DD, in the years 0001–9999');
+      if (typeof raw !== 'string' || !isDay(raw)) {
+        throw invalid(pointer, 'must be a date, YYYY-MM-DD, in the years 0001–9999');
+      }
       return { field, value: raw, display: raw };
     case 'select': {
       const picked = choice(raw, pointer);

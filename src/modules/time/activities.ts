@@ -114,7 +114,10 @@ function checkSpan(startedAt: string, endedAt: string | null): void {
  */
 export async function createActivity(ctx: Context, body: ActivityBody): Promise<Activity> {
   const zone = await requestZone(ctx, body.timezone);
-  const startedAt = body.start !== undefined ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true }) : ctx.now().toISOString();
+  const startedAt =
+    body.start !== undefined
+      ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true })
+      : ctx.now().toISOString();
   const endedAt = (await endOf(ctx, body, startedAt, zone)) ?? null;
   checkSpan(startedAt, endedAt);
   const links = await resolveLinks(ctx, body, { project_id: null, customer_id: null, ticket_id: null });
@@ -151,7 +154,10 @@ export async function updateActivity(ctx: Context, id: string, body: ActivityBod
   const row = await loadActivity(ctx, id, true);
   requireChangeable(ctx, row, 'change');
   const zone = await requestZone(ctx, body.timezone);
-  const startedAt = body.start !== undefined ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true }) : new Date(toTimestamp(row.started_at)).toISOString();
+  const startedAt =
+    body.start !== undefined
+      ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true })
+      : new Date(toTimestamp(row.started_at)).toISOString();
   let endedAt = row.ended_at === null ? null : new Date(toTimestamp(row.ended_at)).toISOString();
   const newEnd = await endOf(ctx, body, startedAt, zone);
   if (newEnd !== undefined) endedAt = newEnd;
@@ -202,7 +208,10 @@ export async function stopActivity(ctx: Context, id: string, body: { end?: strin
   const startedAt = new Date(toTimestamp(row.started_at)).toISOString();
   let endedAt: string;
   if (body.end === undefined) endedAt = ctx.now().toISOString();
-  else endedAt = await parseMoment(ctx.db, body.end, zone, '/end', { days: true, clockOn: zone === null ? undefined : await localDay(ctx, startedAt, zone) });
+  else {
+    const clockOn = zone === null ? undefined : await localDay(ctx, startedAt, zone);
+    endedAt = await parseMoment(ctx.db, body.end, zone, '/end', { days: true, clockOn });
+  }
   checkSpan(startedAt, endedAt);
   await ctx.db.updateTable('activities').set({ ended_at: endedAt, edited_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
   await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'stopped', changes: [{ field: 'ended_at', from: null, to: endedAt }] });

@@ -23,13 +23,18 @@ export interface TicketLink {
 const clears = (given: string | null): given is null => given === null || given.trim() === '';
 
 /** `project` of a filter: a project the member can see, by key; blank is 422. */
-export async function projectNamed(ctx: Context, given: string, pointer = '/project'): Promise<{ id: string; key: string }> {
+export interface ProjectLink {
+  id: string;
+  key: string;
+}
+
+export async function projectNamed(ctx: Context, given: string, pointer = '/project'): Promise<ProjectLink> {
   const project = await resolveVisibleProject(ctx, given, pointer);
   return { id: project.id, key: project.key };
 }
 
 /** `project` of a body: as a filter names it; `null` or `""` clears. */
-export async function resolveProjectLink(ctx: Context, given: string | null): Promise<{ id: string; key: string } | null> {
+export async function resolveProjectLink(ctx: Context, given: string | null): Promise<ProjectLink | null> {
   return clears(given) ? null : projectNamed(ctx, given);
 }
 
@@ -63,6 +68,6 @@ export async function ticketNamed(ctx: Context, given: string, forWork = false):
 }
 
 /** `ticket` of a body: as a filter names it; `null` or `""` clears. */
-export async function resolveTicketLink(ctx: Context, given: string | null, forWork = false): Promise<TicketLink | null> {
+export async function resolveTicketLink(ctx: Context, given: string | null, forWork = false) {
   return clears(given) ? null : ticketNamed(ctx, given, forWork);
 }

@@ -126,7 +126,8 @@ export async function reportHours(ctx: Context, query: ActivityFilters & { phase
   const phases = (
     await sql<PhaseRow>`select id, name, project_id, customer_id, start_date::text, end_date::text, rate::text, currency from phases order by start_date desc, id`.execute(ctx.db)
   ).rows.filter(visiblePhase);
-  const onlyPhase = query.phase === undefined ? null : resolveName(phases, query.phase, { pointer: '/phase', what: 'phase', names: (p) => [p.name, p.id] });
+  const naming = { pointer: '/phase', what: 'phase', names: (p: PhaseRow) => [p.name, p.id] };
+  const onlyPhase = query.phase === undefined ? null : resolveName(phases, query.phase, naming);
   const billing = await billingScope(ctx);
   const sqlKeys = keys.filter((k): k is Exclude<GroupBy, 'phase'> => k !== 'phase');
   const byTag = keys.includes('tag');

@@ -96,7 +96,9 @@ async function applyPhases(ctx: ApplyContext, organizations: Map<string, string>
 
 /** A seed's start or end, read as the API reads it (core/moments.ts); its refusal names the entry's field. */
 async function instant(ctx: ApplyContext, value: string, zone: string | undefined, path: string): Promise<string> {
-  if (zone === undefined && !/[zZ]$|[+-]\d\d:?\d\d$/.test(value.trim())) fail(path, `"${value}" has no offset: give the activity a timezone`);
+  if (zone === undefined && !/[zZ]$|[+-]\d\d:?\d\d$/.test(value.trim())) {
+    fail(path, `"${value}" has no offset: give the activity a timezone`);
+  }
   try {
     return await parseMoment(ctx.db, value, zone, '/', { days: true });
   } catch (error) {
