@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config/config.ts';
 import type { Runtime } from './core/execute.ts';
+import { failureRecord } from './core/failure-record.ts';
 import { StructureStore } from './core/structure-cache.ts';
 import { RowQueue } from './core/row-queue.ts';
 import { BODY_LIMIT } from './core/request-size.ts';
@@ -57,10 +58,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       level: config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
       // Never the Authorization header, tokens, passwords, bodies or query strings (which may
-      // hold what a member searched for, such as an email address).
+      // hold what a member searched for, such as an email address), nor what a failure says.
       serializers: {
         req: (request) => ({ method: request.method, path: String(request.url).split('?')[0] }),
         res: (reply) => ({ statusCode: reply.statusCode }),
+        // a failure's class, code, constraint and frames: never its message (failure-record.ts);
+        // Fastify's type asks for a message, which the record leaves out on purpose
+        err: failureRecord as never,
       },
     },
     routerOptions: { ignoreTrailingSlash: true },

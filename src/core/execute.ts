@@ -5,6 +5,7 @@ import type { DB } from '../storage/schema.ts';
 import type { Hooks } from './hooks.ts';
 import { writeAlone, type Actor, type Agent, type Context, type Door, type Log, type PendingTokenCheck, type RowWrite } from './context.ts';
 import { ApiError } from './errors.ts';
+import { lineUpAfterLoss, makeAgainIfLost } from './lost-races.ts';
 import type { Operation } from './operation.ts';
 import { moduleOffReason, READ_ONLY_MESSAGE, type WorkspaceSettings } from './settings.ts';
 import type { StructureStore } from './structure-cache.ts';
@@ -71,7 +72,8 @@ export function admissionRefusal(op: Operation, principal: Principal): ApiError 
 /**
  * Runs one operation for one principal, the same way for every door: module switch, read-only
  * workspace, token access, then the handler — in one transaction when it writes, so its history
- * entry commits with it (a write made of one statement is atomic alone and runs without one).
+ * entry commits with it (a write made of one statement is atomic alone and runs without one), made
+ * again when it lost a race to another change (lost-races.ts).
  */
 export async function runOperation(
   runtime: Runtime,
@@ -119,9 +121,14 @@ export async function runOperation(
     ...(tokenCheck ? { tokenCheck } : {}),
     writeJoined: (write, item) => writeJoined(db, write, item),
   });
-  const run = () =>
-    op.access === 'read' || op.oneStatement
+  const change = (lostOn: string | null) =>
+    op.oneStatement && lostOn === null
       ? op.handler(context(db), input)
-      : db.transaction().execute((trx) => op.handler(context(trx), input));
+      : db.transaction().execute(async (trx) => {
+          if (lostOn !== null) await lineUpAfterLoss(trx, lostOn);
+          return op.handler(context(trx), input);
+        });
+  // a change that lost a race to another is made again, and answers as if there had been none
+  const run = () => (op.access === 'read' ? op.handler(context(db), input) : makeAgainIfLost(change));
   return op.locksRow && !rowGate ? runtime.rowQueue.run(op.locksRow(input), run) : run();
 }

@@ -1,10 +1,41 @@
 import type { ErrorObject } from 'ajv';
 
+/** How deep arrays and objects may nest in one part of a request: far beyond any field the API takes. */
+export const MAX_NESTING = 32;
+
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Input nested deeper than MAX_NESTING, found without recursion (a stack of its own), so that
+ * the passes after it — the schema's, the one below — recurse a bounded number of levels. The
+ * pointer names the top-level field that holds it.
+ */
+export function nestingError(data: unknown): ErrorObject | null {
+  if (data === null || typeof data !== 'object') return null;
+  const stack: { value: object; depth: number; top: string }[] = [{ value: data, depth: 0, top: '' }];
+  const push = (value: unknown, depth: number, top: string) => {
+    if (value !== null && typeof value === 'object') stack.push({ value, depth, top });
+  };
+  while (stack.length > 0) {
+    const { value, depth, top } = stack.pop()!;
+    if (depth >= MAX_NESTING) {
+      return problem(top || '/', `nests arrays or objects more than ${MAX_NESTING} levels deep`);
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) push(value[i], depth + 1, top || `/${i}`);
+    } else {
+      for (const key in value) push((value as Record<string, unknown>)[key], depth + 1, top || `/${escapeKey(key)}`);
+    }
+  }
+  return null;
+}
+
 /**
  * Text no column can hold, refused at validation (422 naming the field) rather than by the
  * database later (a 500): U+0000 (PostgreSQL text cannot store it) and lone UTF-16 surrogates
  * (not Unicode; JSON columns refuse them). Keys of objects are text too. Numbers are held to their
- * columns by their schemas (`INT32_MAX`, `Offset`). ARCHITECTURE §9; ADR 0013.
+ * columns by their schemas (`INT32_MAX`, `Offset`). ARCHITECTURE §9; ADR 0013. It recurses:
+ * nestingError bounds the depth first.
  */
 export function hygieneError(data: unknown, path = ''): ErrorObject | null {
   if (typeof data === 'string') return textProblem(data, path);
@@ -17,7 +48,7 @@ export function hygieneError(data: unknown, path = ''): ErrorObject | null {
   }
   if (data !== null && typeof data === 'object') {
     for (const [key, value] of Object.entries(data)) {
-      const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const at = `${path}/${escapeKey(key)}`;
       const found = textProblem(key, at) ?? hygieneError(value, at);
       if (found) return found;
     }

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.ts';
+import { ApiError, invalid } from './errors.ts';
 
 export const MAX_CANDIDATES = 25;
 
@@ -10,6 +10,15 @@ export function normalizeName(name: string): string {
 /** A label as stored: lowercased, spaces as hyphens (spec 2.1). */
 export function normalizeLabel(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, '-');
+}
+
+/**
+ * A name of spaces alone names nothing, and is refused as an empty one is (422 `invalid`), in a
+ * body as in a query string; never matched against the candidates, never answered with their list.
+ * Where the spec lets `null` or `""` clear a field, the caller clears before it resolves.
+ */
+export function refuseBlank(given: string, pointer: string): void {
+  if (given.trim() === '') throw invalid(pointer, 'must not be blank');
 }
 
 /** Candidates most like what was typed first: same start, then containing it, then the rest. */
@@ -57,10 +66,11 @@ export interface NameOptions<T> {
 }
 
 /**
- * The one resolver for every "named by" row of spec 2.1. A miss is 422 `invalid` listing up to
- * 25 names that would have matched.
+ * The one resolver for every "named by" row of spec 2.1. A blank name is 422 (refuseBlank); a
+ * miss is 422 `invalid` listing up to 25 names that would have matched.
  */
 export function resolveName<T>(candidates: readonly T[], given: string, options: NameOptions<T>): T {
+  refuseBlank(given, options.pointer);
   const wanted = normalizeName(given);
   const found = candidates.find((c) => options.names(c).some((n) => normalizeName(n) === wanted));
   if (found !== undefined) return found;

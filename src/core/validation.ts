@@ -1,7 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from './errors.ts';
-import { hygieneError } from './input-hygiene.ts';
+import { hygieneError, nestingError } from './input-hygiene.ts';
+import { isDateTimeInRange, isDay } from './moments.ts';
 import type { Operation } from './operation.ts';
 
 export type ValidationMode = 'strict' | 'coerce';
@@ -14,13 +15,21 @@ const addFormats: AddFormats =
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, allErrors: false, strict: false });
   addFormats(ajv);
+  // dates and times in the years 0001–9999 (in UTC) only: what every column holds (core/moments.ts)
+  ajv.addFormat('date', { type: 'string', validate: isDay });
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTimeInRange });
   return ajv;
 }
+
+const FORMAT_REASONS: Record<string, string> = {
+  date: 'must be a date, YYYY-MM-DD, in the years 0001–9999',
+  'date-time': 'must be ISO 8601 with an offset (2026-03-02T14:30:00+01:00), in the years 0001–9999 in UTC',
+};
 
 // Bodies are strict (`{"summary": 5}` is 422, not "5"); path and query strings are coerced.
 const engines: Record<ValidationMode, Ajv> = { strict: makeAjv(false), coerce: makeAjv(true) };
 
-/** A validator: the schema's rules, then what no column can hold (input-hygiene.ts). */
+/** A validator: a bound on nesting, the schema's rules, then what no column can hold (input-hygiene.ts). */
 export interface Validator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
@@ -35,6 +44,12 @@ function lazyValidator(schema: object, mode: ValidationMode): Validator {
   let check: ValidateFunction | null = null;
   const validate: Validator = (data) => {
     check ??= engines[mode].compile(schema);
+    // before anything that recurses into the input: the schema's checks and the pass below
+    const tooDeep = nestingError(data);
+    if (tooDeep) {
+      validate.errors = [tooDeep];
+      return false;
+    }
     if (!check(data)) {
       validate.errors = check.errors;
       return false;
@@ -75,6 +90,8 @@ function reason(error: ErrorObject): string {
       return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'anyOf':
       return 'does not match any allowed form';
+    case 'format':
+      return FORMAT_REASONS[(error.params as { format: string }).format] ?? error.message ?? 'is not valid';
     default:
       return error.message ?? 'is not valid';
   }

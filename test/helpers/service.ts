@@ -62,6 +62,30 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/** One request to an app, injected (no socket): the body parsed when it is JSON. */
+export async function injectRequest<T = any>(
+  app: FastifyInstance,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await app.inject({ method: method as never, url: path, headers, payload });
+  let body: unknown = undefined;
+  try {
+    body = response.body ? JSON.parse(response.body) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.statusCode, headers: response.headers, body, text: response.body } as Reply<T>;
+}
+
 function loadWorkspace(workspace: string): unknown {
   if (/^[\w./-]+\.ya?ml$/.test(workspace)) {
     return parseWorkspaceYaml(fs.readFileSync(new URL(workspace, FIXTURES), 'utf8'), workspace);
@@ -104,23 +128,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
         .executeTakeFirstOrThrow();
       return (await createPersonalToken(database.db, { memberId: member.id, name, access, lifetimeDays: null })).secret;
     },
-    async request(method, path, requestOptions = {}) {
-      const headers: Record<string, string> = { ...requestOptions.headers };
-      if (requestOptions.token) headers.authorization = `Bearer ${requestOptions.token}`;
-      let payload: string | undefined;
-      if (requestOptions.body !== undefined) {
-        payload = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await app.inject({ method: method as never, url: path, headers, payload });
-      let body: unknown = undefined;
-      try {
-        body = response.body ? JSON.parse(response.body) : undefined;
-      } catch {
-        body = undefined;
-      }
-      return { status: response.statusCode, headers: response.headers, body, text: response.body } as Reply;
-    },
+    request: (method, path, requestOptions) => injectRequest(app, method, path, requestOptions),
     async close() {
       // Keep-alive sockets a real client (a browser) left open must not hold the close up.
       app.server.closeAllConnections();

@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../src/modules/index.ts';
 import type { Operation } from '../../src/core/operation.ts';
+import { dataTables, digest, generator, plain, plausible, seedFor } from '../helpers/fuzz.ts';
+import { ODD_PATH, ODD_TEXT, ODD_VALUES } from '../helpers/fuzz.ts';
+import type { Random } from '../helpers/fuzz.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 // ADR 0013: every operation fuzzed from its own declaration (the schemas the OpenAPI
@@ -13,42 +15,6 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const CASES = Number(process.env.FUZZ_CASES ?? 30);
 
-/** mulberry32: a small, well-known seeded generator. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]! };
-}
-
-const ODD_TEXT = [
-  '',
-  ' ',
-  'a'.repeat(20_000),
-  '\u0000',
-  'x\ud800y',
-  '😀'.repeat(300),
-  '\u202eevil',
-  'e\u0301\u0301\u0301',
-  '<script>alert(1)</script>',
-  "'; drop table tickets; --",
-  '../../etc/passwd',
-  '%00',
-  'NaN',
-  '-1',
-  '1e309',
-  'null',
-  '{"a":1}',
-];
-const ODD_NUMBERS = [0, -1, 1.5, 2147483647, 2147483648, -2147483649, 9007199254740993, 1e308, -0];
-const ODD_VALUES: unknown[] = [...ODD_TEXT, ...ODD_NUMBERS, true, false, null, [], {}, [1, 'a', null], { nested: { deep: ['x'] } }];
-const ODD_PATH = ['%2F', '..', '%00', '%F0%9F%98%80', 'a'.repeat(2000), '-1', '1e23', '2147483648', '%C0%AE', 'null', '%20', 'ATR-1%2F..'];
-
 /** Values a path parameter of the demo workspace may well name, so cases reach past the lookups. */
 const REAL_PATH: Record<string, string[]> = {
   key: ['ATR-1', 'HELP-1', 'SALES-1'],
@@ -59,31 +25,6 @@ const REAL_PATH: Record<string, string[]> = {
   request_type: ['billing-question', 'report-problem'],
 };
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; anyOf?: JsonSchema[] };
-const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as JsonSchema;
-
-/** A plausible value for a schema, so a case can change one field and keep the others sensible. */
-function plausible(schema: JsonSchema | undefined): unknown {
-  if (!schema) return 'x';
-  if (schema.enum) return schema.enum[0];
-  if (schema.anyOf) return plausible(schema.anyOf[0]);
-  switch (schema.type) {
-    case 'string':
-      return 'Fuzzed value';
-    case 'integer':
-    case 'number':
-      return 1;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return null;
-  }
-}
-
 interface Case {
   path: string;
   headers: Record<string, string>;
@@ -91,7 +32,7 @@ interface Case {
   note: string;
 }
 
-function makeCase(op: Operation, random: ReturnType<typeof generator>): Case {
+function makeCase(op: Operation, random: Random): Case {
   const body = op.body ? plain(op.body) : null;
   const query = plain(op.query);
   let path = op.path.replace(/:(\w+)/g, (_m, name: string) => (random.next() < 0.6 ? random.pick(REAL_PATH[name] ?? ['1']) : random.pick(ODD_PATH)));
@@ -142,21 +83,9 @@ let tables: string[];
 beforeAll(async () => {
   service = await startTestService({ workspace: '../../examples/demo-workspace.yaml' });
   token = await service.token('admin@example.com', 'write', 'fuzzer');
-  const { rows } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE'
-      and table_name not like 'kysely_%' and table_name <> 'tokens'
-    order by table_name`.execute(service.db);
-  tables = rows.map((r) => r.name);
+  tables = await dataTables(service.db);
 }, 120_000);
 afterAll(() => service?.close());
-
-/** Every table's content as one digest (the tokens table is left out: reads stamp last_used_at). */
-async function digest(): Promise<string> {
-  const parts = tables.map((name) => sql`select ${name} as name, md5(coalesce(string_agg(md5(x::text), '' order by md5(x::text)), '')) as hash from ${sql.table(name)} x`);
-  const { rows } = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(service.db);
-  return rows.map((r) => `${r.name}:${r.hash}`).join(',');
-}
 
 describe(`fuzz: every operation, ${CASES} cases each from its declaration (seed ${SEED})`, () => {
   const failures: string[] = [];
@@ -164,7 +93,7 @@ describe(`fuzz: every operation, ${CASES} cases each from its declaration (seed 
 
   for (const op of registry.operations) {
     it(`${op.method} ${op.path}: never a 5xx, always the envelope, a refused request changes nothing`, async () => {
-      const random = generator(SEED ^ [...op.name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
+      const random = generator(seedFor(SEED, op.name));
       const mine: string[] = [];
       const fail = (message: string) => {
         mine.push(message);
@@ -172,7 +101,7 @@ describe(`fuzz: every operation, ${CASES} cases each from its declaration (seed 
       };
       for (let i = 0; i < CASES; i += 1) {
         const fuzz = makeCase(op, random);
-        const before = op.access === 'write' ? await digest() : null;
+        const before = op.access === 'write' ? await digest(service.db, tables) : null;
         const reply = await service.app.inject({
           method: op.method,
           url: `/api/v1${fuzz.path}`,
@@ -185,7 +114,9 @@ describe(`fuzz: every operation, ${CASES} cases each from its declaration (seed 
         if (reply.statusCode >= 400) {
           const body = reply.json() as { error?: { code?: unknown; message?: unknown } };
           if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') fail(`${where}: not the envelope: ${reply.body.slice(0, 200)}`);
-          if (before !== null && (await digest()) !== before) fail(`${where}: a refused request changed the database`);
+          if (before !== null && (await digest(service.db, tables)) !== before) {
+            fail(`${where}: a refused request changed the database`);
+          }
         }
       }
       expect(mine).toEqual([]);

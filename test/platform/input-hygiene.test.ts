@@ -72,6 +72,54 @@ describe('input: a lone UTF-16 surrogate is refused with 422 naming the field', 
   });
 });
 
+/** `{"z": [[[…]]]}` with `levels` arrays, as a client would send it (no recursion to build it). */
+const nested = (levels: number, inner = '"x"') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+
+describe('input: arrays and objects nested deeper than 32 levels are refused with 422 before any recursion', () => {
+  let deepKey: string;
+  beforeAll(async () => {
+    deepKey = await createTicket(service, t.lee, 'CORE', 'Nesting target');
+  });
+
+  it('an unknown field 3,000 levels deep, on a create, a change and a comment', async () => {
+    for (const [method, path, fields] of [
+      ['POST', '/tickets', '"project": "CORE", "summary": "Deep"'],
+      ['PATCH', `/tickets/${deepKey}`, '"summary": "Deeper"'],
+      ['POST', `/tickets/${deepKey}/comments`, '"body": "deep"'],
+    ] as const) {
+      const body = `{${fields}, "z": ${nested(3000)}}`;
+      const reply = await service.request(method, `/api/v1${path}`, { token: t.lee, body });
+      await expect422(reply, '/z');
+      expect(reply.body.error.message).toBe('/z: nests arrays or objects more than 32 levels deep');
+    }
+    const ticket = await api('GET', `/tickets/${deepKey}`);
+    expect(ticket.body.summary).toBe('Nesting target');
+    expect(ticket.body.comments).toEqual([]);
+  });
+
+  it('objects as well as arrays, and a known field as well as an unknown one', async () => {
+    const objects = `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`;
+    const send = (method: string, path: string, body: string) =>
+      service.request(method, `/api/v1${path}`, { token: t.lee, body });
+    await expect422(await send('POST', `/tickets/${deepKey}/comments`, `{"body": "x", "extra": ${objects}}`), '/extra');
+    const points = `{"fields": {"points": ${nested(40, '1')}}}`;
+    await expect422(await send('PATCH', `/tickets/${deepKey}`, points), '/fields');
+  });
+
+  it('32 levels are still taken', async () => {
+    const body = `{"body": "shallow enough", "z": ${nested(31)}}`;
+    const reply = await service.request('POST', `/api/v1/tickets/${deepKey}/comments`, { token: t.lee, body });
+    expect(reply.status, reply.text).toBe(201);
+  });
+
+  it('over MCP: the same sentence as a tool error, for a tool argument 3,000 levels deep', async () => {
+    const deep = JSON.parse(`{"z": ${nested(3000)}}`) as { z: unknown };
+    const result = await tool('add_comment', { key: deepKey, body: 'deep', internal: deep.z });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe('/internal: nests arrays or objects more than 32 levels deep');
+  });
+});
+
 describe('input: a number beyond what a column holds is 404 in a path and 422 in a parameter', () => {
   it('a board number past 2147483647 names no board, on every board path', async () => {
     for (const [method, path, body] of [

@@ -50,11 +50,18 @@ describe('logging: JSON lines (pino) with a request id', () => {
     expect(completed.map((e) => e.res.statusCode)).toEqual(expect.arrayContaining([200, 401, 422, 500]));
   });
 
-  it('logs an unexpected failure with its stack and the request id the client was given', () => {
+  it('logs an unexpected failure with its class, where it was thrown and the request id the client was given', () => {
     const failure = lines.map((line) => JSON.parse(line) as Record<string, any>).find((e) => e.err);
     expect(failure).toBeDefined();
-    expect(failure!.err.stack).toContain(INTERNAL_DETAIL);
+    expect(failure!.err.type).toBe('Error');
+    expect(failure!.err.stack).toMatch(/^\s+at .*probe-operations\.ts/);
     expect(failure!.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(failure!.operation).toBe('probe_failure');
+  });
+
+  it('never logs what the failure says: its message may hold the values it failed on', () => {
+    expect(everything()).not.toContain(INTERNAL_DETAIL);
+    expect(everything()).not.toContain('secret-file');
   });
 });
 

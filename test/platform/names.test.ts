@@ -101,3 +101,15 @@ describe('names: a miss is 422 invalid listing up to 25 candidates, most alike f
     expect(error.message).toBe('/assignee: no person "Bob"; people are "Ada Admin"');
   });
 });
+
+describe('names: a blank name is refused with 422, never matched nor answered with the candidates', () => {
+  it.each(['', ' ', '\t \n'])('"%s" is 422 must not be blank', (given) => {
+    const error = miss(priorities, given);
+    expect(error.status).toBe(422);
+    expect(error.message).toBe('/priority: must not be blank');
+  });
+
+  it('even where a candidate has a blank name', () => {
+    expect(miss([{ id: 'x', name: ' ' }], ' ').message).toBe('/priority: must not be blank');
+  });
+});

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDateTimeInRange, isDay } from '../../src/core/moments.ts';
 import { dateToTimestamp, timestampText, toTimestamp } from '../../src/core/time.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { openTestDatabase } from '../helpers/database.ts';
@@ -72,5 +73,35 @@ describe('timestamps: written by the database in the same form as toTimestamp wr
     });
     expect(row.shown).toBe(toTimestamp(`${row.utc}+00`));
     expect(row.shown).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  });
+});
+
+describe('dates and times a request gives: the years 0001–9999, in UTC (core/moments.ts)', () => {
+  it.each([
+    ['0001-01-01', true],
+    ['9999-12-31', true],
+    ['2028-02-29', true],
+    ['0000-12-31', false],
+    ['2026-02-29', false],
+    ['2026-13-01', false],
+    ['10000-01-01', false],
+    ['0099-03-01', true],
+  ])('day %s: %s', (text, taken) => {
+    expect(isDay(text)).toBe(taken);
+  });
+
+  it.each([
+    ['0001-01-01T00:00:00Z', true],
+    ['0001-01-01T00:59:59+01:00', false],
+    ['0001-01-01T00:00:00-00:01', true],
+    ['9999-12-31T23:59:59.999Z', true],
+    ['9999-12-31T23:00:00-01:00', false],
+    ['9999-12-31T10:00:00-12', true],
+    ['2026-03-02 14:30+01', true],
+    ['2026-03-02T24:00:00Z', false],
+    ['2026-02-30T10:00:00Z', false],
+    ['2026-03-02T14:30:00', false],
+  ])('time %s: %s', (text, taken) => {
+    expect(isDateTimeInRange(text)).toBe(taken);
   });
 });

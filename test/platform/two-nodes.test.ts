@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { pendingMigrations } from '../../src/storage/migrate.ts';
 import { migrations } from '../../src/storage/migrations/index.ts';
 import { applyWorkspace } from '../../src/workspace/apply.ts';
 import { prepareWorkspace } from '../../src/workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
-import { adminQuery, openAnotherNode, postgresServerUrl } from '../helpers/database.ts';
-import { FIXTURES, startTestService, type TestService } from '../helpers/service.ts';
+import { adminQuery, postgresServerUrl } from '../helpers/database.ts';
+import { FIXTURES, type TestService } from '../helpers/service.ts';
+import { startTwoNodes } from '../helpers/two-nodes.ts';
 import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts';
 
 // ADR 0011: two nodes (two apps, two connection pools) on one PostgreSQL database behave as
@@ -21,27 +20,13 @@ import { exchange, me, obtainCode, refreshWith, send } from '../oauth/support.ts
 // Runs in the PostgreSQL pass of CI: PGlite is one process with one data folder by design.
 const serverUrl = postgresServerUrl();
 
-/** A test service and a second app on its database (its own connection pool): two nodes. */
-async function startTwoNodes(options: Parameters<typeof startTestService>[0]): Promise<{ first: TestService; node2: TestService; close: () => Promise<void> }> {
-  const first = await startTestService(options);
-  const secondDatabase: Database = await openAnotherNode(first.db);
-  const second: FastifyInstance = await buildApp({ config: { publicUrl: first.publicUrl, logLevel: 'silent' }, database: secondDatabase, rateLimit: options?.rateLimit });
-  await second.ready();
-  const close = async () => {
-    await second.close();
-    await secondDatabase.close();
-    await first.close();
-  };
-  return { first, node2: { ...first, app: second, db: secondDatabase.db, database: secondDatabase }, close };
-}
-
 describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', () => {
   let first: TestService;
   let node2: TestService;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ first, node2, close } = await startTwoNodes({ rateLimit: 5 }));
+    ({ first, second: node2, close } = await startTwoNodes({ rateLimit: 5 }));
   });
   afterAll(() => close?.());
 
@@ -143,7 +128,7 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: a CRM role take
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ first, node2, close } = await startTwoNodes({ workspace: 'crm-workspace.yaml' }));
+    ({ first, second: node2, close } = await startTwoNodes({ workspace: 'crm-workspace.yaml' }));
   });
   afterAll(() => close?.());
 

@@ -69,7 +69,7 @@ describe('4.6 stop: end with an offset, a local time, HH:MM on the start’s day
     expect((await call(t.lee, 'GET', `/activities/${running.body.id}`)).body.running).toBe(true);
     const local = await call(t.lee, 'POST', `/activities/${running.body.id}/stop`, { end: '09:30' });
     expect(local.status).toBe(422);
-    expect(local.body.error.message).toMatch(/^\/end: "09:30" is not a time/);
+    expect(local.body.error.message).toMatch(/^\/end: must be ISO 8601 with an offset/);
     await call(t.lee, 'POST', `/activities/${running.body.id}/stop`, { end: '2026-11-10T10:30:00+01:00' });
     const again = await call(t.lee, 'POST', `/activities/${running.body.id}/stop`, {});
     expect(again.status).toBe(422);
@@ -93,11 +93,13 @@ describe('4.6 times: an offset stands alone; a local time or a day needs an IANA
     const before = await activitiesOf(service, t.lee);
     const noZone = await create(t.lee, { start: '2026-11-02T09:00', duration: '1h' });
     expect(noZone.status).toBe(422);
-    expect(noZone.body.error.message).toMatch(/^\/timezone: is required with a local time or a day/);
+    expect(noZone.body.error.message).toMatch(
+      /^\/timezone: is required with a local time \(start is "2026-11-02T09:00"\)/,
+    );
     const unknown = await create(t.lee, { start: '2026-11-02T09:00', duration: '1h', timezone: 'Mars/Olympus' });
     expect(unknown.body.error.message).toBe('/timezone: "Mars/Olympus" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)');
     const notADate = await create(t.lee, { start: '2026-02-30T09:00:00Z', duration: '1h' });
-    expect(notADate.body.error.message).toBe('/start: "2026-02-30" is not a date');
+    expect(notADate.body.error.message).toBe('/start: "2026-02-30T09:00:00Z" is not a real date and time');
     expect(await activitiesOf(service, t.lee)).toEqual(before);
   });
 

@@ -184,3 +184,50 @@ describe('4.6 report: by phase, only the time in that phase', () => {
     expect((await report(t.lee, 'phase=Nope')).body.error.message).toMatch(/^\/phase: no phase "Nope"; phases are /);
   });
 });
+
+describe('a filter value never lists names the member may not see: a phase is named among GET /phases', () => {
+  it('lists to an outsider only the phases they see, and names none of the others, over REST and MCP', async () => {
+    const seen = (await call(t.olga, 'GET', '/phases')).body.phases.map((p: { name: string }) => p.name);
+    expect(seen).toEqual(['Globex retainer']);
+    const miss = await report(t.olga, 'phase=zzz');
+    expect(miss.status).toBe(422);
+    expect(miss.body.error.message).toBe('/phase: no phase "zzz"; phases are "Globex retainer"');
+    const hidden = await report(t.olga, 'phase=Acme%202026%20H2');
+    expect(hidden.body.error.message).toBe('/phase: no phase "Acme 2026 H2"; phases are "Globex retainer"');
+    const tool = await callTool(service, t.olga, 'report_hours', { phase: 'zzz' });
+    expect(tool.isError).toBe(true);
+    expect(tool.content[0]?.text).not.toMatch(/Acme/);
+  });
+
+  it('still names every phase to a member who sees them all', async () => {
+    const message = (await report(t.lee, 'phase=zzz')).body.error.message as string;
+    for (const name of ['Acme 2026 H2', 'Acme 2026 H1', 'Globex retainer']) expect(message).toContain(`"${name}"`);
+  });
+});
+
+describe('a blank name filter is refused with 422, never resolved (REST and MCP)', () => {
+  it('refuses project, customer, ticket, member and tag of spaces alone on lists, reports and phases', async () => {
+    for (const [path, name] of [
+      ['/activities', 'project'],
+      ['/activities', 'customer'],
+      ['/activities', 'ticket'],
+      ['/activities', 'member'],
+      ['/activities', 'tag'],
+      ['/reports/hours', 'project'],
+      ['/reports/hours', 'customer'],
+      ['/reports/hours', 'ticket'],
+      ['/reports/hours', 'phase'],
+      ['/phases', 'customer'],
+    ] as const) {
+      const reply = await call(t.lee, 'GET', `${path}?${name}=%20%20`);
+      expect(reply.status, `${path}?${name}: ${reply.text}`).toBe(422);
+      expect(reply.body.error).toEqual({ code: 'invalid', message: `/${name}: must not be blank` });
+    }
+    const tools = [['list_activities', 'project'], ['list_phases', 'customer'], ['report_hours', 'ticket']] as const;
+    for (const [tool, name] of tools) {
+      const result = await callTool(service, t.lee, tool, { [name]: ' ' });
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toBe(`/${name}: must not be blank`);
+    }
+  });
+});

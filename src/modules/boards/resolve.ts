@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.ts';
-import { candidateList, normalizeName } from '../../core/names.ts';
+import { candidateList, normalizeName, refuseBlank } from '../../core/names.ts';
 import type { ColumnRow, SprintRow } from './repo.ts';
 
 const columnLabel = (column: ColumnRow) => column.name ?? `#${column.position}`;
@@ -26,6 +26,7 @@ export type SprintScope = 'any' | 'open';
  * sprints only. A miss is 422 `no_such_sprint` listing up to 25 names that would have matched.
  */
 export function resolveSprint(sprints: readonly SprintRow[], given: string, pointer: string, scope: SprintScope, boardNumber: number): SprintRow {
+  refuseBlank(given, pointer);
   const candidates = scope === 'open' ? sprints.filter((s) => s.state !== 'closed') : sprints;
   const wanted = normalizeName(given);
   const found = candidates.find((s) => s.id === wanted) ?? candidates.find((s) => normalizeName(s.name) === wanted);

@@ -2,13 +2,14 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { durationSeconds } from '../../core/durations.ts';
 import { invalid, notFound } from '../../core/errors.ts';
+import { refuseBlank } from '../../core/names.ts';
 import { recordHistory } from '../../core/history.ts';
+import { checkZone, parseMoment } from '../../core/moments.ts';
 import { loadVisibleTicket, ticketScope, visibleTicketSql } from '../tickets/index.ts';
 import { contactVisibleSql } from './contacts-read.ts';
 import { findContact, type ContactRow } from './contacts-repo.ts';
 import { dealCompanyOf, isDealContact } from './deals-repo.ts';
 import { findInteraction, interactionPage, type InteractionRow } from './interactions-repo.ts';
-import { isTimeZone, parseMoment } from './moments.ts';
 import { allows, companyVisibleSql, requireCrm, requireOpenCrm, type CrmAccess, type CrmTarget } from './policy.ts';
 import { presentInteraction } from './present.ts';
 import { interactionRuleSql } from './record-visibility.ts';
@@ -32,9 +33,16 @@ export async function interactionVisibleSql(ctx: Context, access: CrmAccess): Pr
 
 /** A contact the member may see, named by id in a request field; 404 for any other (spec 4.7). */
 async function visibleContact(ctx: Context, access: CrmAccess, id: string): Promise<ContactRow> {
+  refuseBlank(id, '/contact');
   const contact = isUuid(id) ? await findContact(ctx.db, id.trim(), contactVisibleSql(access)) : undefined;
   if (!contact) throw notFound(`Contact ${id.trim()}`);
   return contact;
+}
+
+/** A ticket named in a request field, one the member can see; 404 for any other, as in a path. */
+function ticketNamed(ctx: Context, key: string) {
+  refuseBlank(key, '/ticket');
+  return loadVisibleTicket(ctx, key);
 }
 
 /** GET /interactions: exactly one of contact, company, ticket; latest first. */
@@ -49,7 +57,9 @@ export async function listInteractions(ctx: Context, input: ListInteractionsQuer
   const conditions: RawBuilder<boolean>[] = [await interactionVisibleSql(ctx, access)];
   if (input.contact !== undefined) conditions.push(sql<boolean>`i.contact_id = ${(await visibleContact(ctx, access, input.contact)).id}`);
   if (input.company !== undefined) conditions.push(sql<boolean>`i.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
-  if (input.ticket !== undefined) conditions.push(sql<boolean>`i.ticket_id = ${(await loadVisibleTicket(ctx, input.ticket)).id}`);
+  if (input.ticket !== undefined) {
+    conditions.push(sql<boolean>`i.ticket_id = ${(await ticketNamed(ctx, input.ticket)).id}`);
+  }
   if (input.kind !== undefined) conditions.push(sql<boolean>`i.kind = ${input.kind}`);
   const rows = await interactionPage(ctx.db, sql.join(conditions, sql` and `), limit, offset);
   return { interactions: rows.map((row) => presentInteraction(row, ctx.publicUrl)), limit, offset };
@@ -70,7 +80,7 @@ async function subjectOf(ctx: Context, access: CrmAccess, input: LogInteractionB
   }
   const contact = input.contact === undefined ? null : await visibleContact(ctx, access, input.contact);
   const company = input.company === undefined ? null : await resolveCompany(ctx, access, input.company, '/company', { archived: false });
-  const ticketState = input.ticket === undefined ? null : await loadVisibleTicket(ctx, input.ticket);
+  const ticketState = input.ticket === undefined ? null : await ticketNamed(ctx, input.ticket);
   const ticket = ticketState ? { id: ticketState.id, key: ticketState.key } : null;
   const deal = ticketState?.project_kind === 'sales' ? { company: await dealCompanyOf(ctx.db, ticketState.id) } : null;
   if (company && deal?.company && deal.company.id !== company.id) {
@@ -103,15 +113,16 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       if (input[field as keyof typeof ONLY_TASKS] !== undefined) throw invalid(`/${field}`, `only a task (a follow-up) has ${what}; this is a ${input.kind}`);
     }
   }
-  if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
-    throw invalid('/timezone', `"${input.timezone}" is not an IANA time zone (such as Europe/Berlin or America/New_York)`);
-  }
+  const zone = input.timezone === undefined ? null : await checkZone(ctx.db, input.timezone);
   const about = await subjectOf(ctx, access, input);
   await requireCrm(ctx, 'edit', about.company, 'log interactions');
 
   const now = ctx.now();
-  const occurredAt = input.occurred_at === undefined ? now : parseMoment(input.occurred_at, input.timezone, '/occurred_at');
-  const dueAt = input.due_at === undefined ? null : parseMoment(input.due_at, input.timezone, '/due_at');
+  const occurredAt =
+    input.occurred_at === undefined
+      ? now.toISOString()
+      : await parseMoment(ctx.db, input.occurred_at, zone, '/occurred_at');
+  const dueAt = input.due_at === undefined ? null : await parseMoment(ctx.db, input.due_at, zone, '/due_at');
   const duration = input.duration === undefined ? 0 : durationSeconds({ words: input.duration }, '/duration');
   const assignee =
     input.kind === 'task' ? await resolveFollowUpAssignee(ctx, input.assignee ?? 'me', about, '/assignee') : null;
@@ -123,13 +134,13 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       subject,
       body_format: 'markdown',
       body_text: input.body ?? '',
-      occurred_at: occurredAt.toISOString(),
+      occurred_at: occurredAt,
       duration_seconds: duration,
       author_id: ctx.actor.memberId,
       contact_id: about.contact?.id ?? null,
       company_id: about.company?.id ?? null,
       ticket_id: about.ticket?.id ?? null,
-      due_at: dueAt?.toISOString() ?? null,
+      due_at: dueAt,
       assignee_id: assignee?.id ?? null,
       done_at: null,
       email: false,
@@ -144,7 +155,7 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
       { field: 'kind', from: null, to: input.kind },
       { field: 'subject', from: null, to: subject },
       ...(assignee ? [{ field: 'assignee', from: null, to: assignee.name }] : []),
-      ...(dueAt ? [{ field: 'due_at', from: null, to: dueAt.toISOString() }] : []),
+      ...(dueAt ? [{ field: 'due_at', from: null, to: dueAt }] : []),
     ],
   });
   const row = await findInteraction(ctx.db, id, sql<boolean>`true`);

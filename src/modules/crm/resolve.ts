@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid, notFound } from '../../core/errors.ts';
-import { candidateList, normalizeName } from '../../core/names.ts';
+import { candidateList, normalizeName, refuseBlank } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import type { Person } from '../../core/shapes.ts';
 import { companyNamesLike, findCompany, type CompanyRow } from './companies-repo.ts';
@@ -16,6 +16,7 @@ import { isUuid } from './repo.ts';
 
 /** A company the member may see, for a field of a request: by id or name; 422 `invalid` on `pointer` when none. */
 export async function resolveCompany(ctx: Context, access: CrmAccess, given: string, pointer: string, options: { archived: boolean } = { archived: true }): Promise<CompanyRow> {
+  refuseBlank(given, pointer);
   const visible = companyVisibleSql(access, 'c.id');
   const found = await findCompany(ctx.db, given, isUuid(given), visible);
   if (found && (options.archived || !found.archived)) return found;

@@ -8,7 +8,7 @@ import type { ApplyContext, CheckContext } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import { addressHolder } from './contacts-repo.ts';
 import { setDealCompany, setDealContacts } from './deals-repo.ts';
-import { parseMoment } from './moments.ts';
+import { parseMoment } from '../../core/moments.ts';
 import { writeInteraction, writeNewContact, type NewEmail, type NewPhone } from './records.ts';
 import type { ContactEntry, CrmSectionEntry, DealEntry, InteractionEntry } from './workspace-schema.ts';
 
@@ -21,9 +21,9 @@ import type { ContactEntry, CrmSectionEntry, DealEntry, InteractionEntry } from 
 const at = (...parts: (string | number)[]) => filePath('crm', ...parts);
 
 /** An API rule (a 422 message `/field: reason`) as a mistake at that field of the entry at `path`. */
-function atPath<T>(path: string, work: () => T): T {
+async function atPath<T>(path: string, work: () => T | Promise<T>): Promise<T> {
   try {
-    return work();
+    return await work();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const [, field = '', reason = error.message] = /^\/(\w*): (.*)$/s.exec(error.message) ?? [];
@@ -183,8 +183,10 @@ async function applyInteractions(ctx: ApplyContext, entries: readonly Interactio
       limit 1`.execute(ctx.db);
     if (seen.rows.length) continue;
 
-    const moment = (field: 'occurred_at' | 'due_at', given: string | undefined) =>
-      given === undefined ? null : atPath(at('interactions', i), () => parseMoment(given, entry.timezone, `/${field}`).toISOString());
+    const moment = async (field: 'occurred_at' | 'due_at', given: string | undefined) =>
+      given === undefined
+        ? null
+        : atPath(at('interactions', i), () => parseMoment(ctx.db, given, entry.timezone, `/${field}`));
     const duration = entry.duration === undefined ? 0 : parseDuration(entry.duration);
     if (duration === null) fail(path('duration'), `"${entry.duration}" is not a duration (like 30m or 1h 15m)`);
     const author = entry.author ? ctx.people.id(entry.author, path('author')) : null;
@@ -195,13 +197,13 @@ async function applyInteractions(ctx: ApplyContext, entries: readonly Interactio
         subject: entry.subject.trim(),
         body_format: 'markdown',
         body_text: entry.body ?? '',
-        occurred_at: moment('occurred_at', entry.occurred_at) ?? now.toISOString(),
+        occurred_at: (await moment('occurred_at', entry.occurred_at)) ?? now.toISOString(),
         duration_seconds: duration,
         author_id: author,
         contact_id: contact?.id ?? null,
         company_id: company,
         ticket_id: ticket?.id ?? null,
-        due_at: moment('due_at', entry.due_at),
+        due_at: await moment('due_at', entry.due_at),
         assignee_id: entry.kind !== 'task' ? null : entry.assignee ? ctx.people.id(entry.assignee, path('assignee')) : author,
         done_at: entry.done_at ? new Date(entry.done_at).toISOString() : null,
         email: entry.kind === 'email',

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
-import { candidateList } from '../../core/names.ts';
+import { candidateList, refuseBlank } from '../../core/names.ts';
 import type { DB } from '../../storage/schema.ts';
 import { projectForms } from './repo.ts';
 import { findForm } from './resolve.ts';
@@ -26,6 +26,7 @@ export async function activeFormNamed(db: Kysely<DB>, project: FormProject, give
   if (project.kind !== 'helpdesk') {
     throw invalid('/request_type', `project ${project.key} is a ${project.kind} project; only helpdesk projects have request types`);
   }
+  refuseBlank(given, '/request_type');
   const forms = await projectForms(db, project.id);
   const active = forms.filter((f) => !f.archived);
   const form = findForm(forms, given, false);

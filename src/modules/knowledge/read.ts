@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
+import { refuseBlank } from '../../core/names.ts';
 import { plainText, presentRichText } from '../../core/rich-text.ts';
 import { prefixQuery } from '../../core/search-words.ts';
 import { toTimestamp } from '../../core/time.ts';
@@ -136,6 +137,7 @@ export async function searchPages(ctx: Context, input: { query: string; space?: 
   const levels = await spaceLevels(ctx, spaces);
   let readable = spaces.filter((s) => levels.get(s.id)!.member !== 'none');
   if (input.space !== undefined) {
+    refuseBlank(input.space, '/space');
     const named = readable.find((s) => s.key.toLowerCase() === input.space!.trim().toLowerCase());
     if (!named) throw invalid('/space', `no space "${input.space.trim()}" you can read; spaces are ${readable.map((s) => `"${s.key}"`).join(', ') || 'none'}`);
     readable = [named];

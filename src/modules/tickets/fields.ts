@@ -1,5 +1,6 @@
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
+import { isDay } from '../../core/moments.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { resolvePerson } from '../../core/people.ts';
@@ -17,15 +18,6 @@ export interface FieldValue {
 /** The custom fields a ticket type has (a field with no types listed belongs to every type). */
 export function fieldsForType(config: ProjectConfig, typeName: string): FieldDef[] {
   return config.fields.filter((f) => f.ticket_types.length === 0 || f.ticket_types.some((t) => normalizeName(t) === normalizeName(typeName)));
-}
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isDate(text: string): boolean {
-  const match = DATE.exec(text);
-  if (!match) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
 
 /** A multi-value field's text as shown: one choice (a choice may hold a comma), else the comma-separated choices. */
@@ -53,7 +45,9 @@ async function checkValue(person: PersonLookup, field: FieldDef, raw: unknown, p
       return { field, value: number, display: String(number) };
     }
     case 'date':
-      if (typeof raw !== 'string' || !isDate(raw)) throw invalid(pointer, 'must be a date, YYYY-MM-DD');
+      if (typeof raw !== 'string' || !isDay(raw)) {
+        throw invalid(pointer, 'must be a date, YYYY-MM-DD, in the years 0001–9999');
+      }
       return { field, value: raw, display: raw };
     case 'select': {
       const picked = choice(raw, pointer);

@@ -4,6 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { durationSeconds, MAX_SECONDS } from '../../core/durations.ts';
 import { recordHistory } from '../../core/history.ts';
+import { inRange, parseMoment } from '../../core/moments.ts';
 import { dateToTimestamp, toTimestamp } from '../../core/time.ts';
 import type { HistoryChange } from '../../storage/schema.ts';
 import { syncActivityWorklog } from '../tickets/index.ts';
@@ -12,7 +13,7 @@ import { othersVisibleIn, refuseUnseenActivity, requireChangeable, requireLogIn 
 import { presentActivity } from './present.ts';
 import { findActivity, insertActivity, runningActivity, type ActivityRow } from './repo.ts';
 import type { Activity, ActivityBody, DeletedActivity } from './schemas.ts';
-import { localDay, parseWhen, requestZone } from './zoned.ts';
+import { localDay, requestZone } from './zoned.ts';
 
 /** An activity the member may see, by id (404 otherwise), locked for a change when asked. */
 export async function loadActivity(ctx: Context, id: string, forUpdate = false): Promise<ActivityRow> {
@@ -77,18 +78,24 @@ async function resolveLinks(ctx: Context, body: ActivityBody, current: Links): P
 
 export const normalTags = (tags: readonly string[]) => [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))];
 
+/** The end `seconds` after a start; 422 on `pointer` when it falls after the year 9999 (in UTC). */
+export function endAfter(startedAt: string, seconds: number, pointer: string): string {
+  const end = new Date(startedAt).getTime() + seconds * 1000;
+  if (!inRange(end)) throw invalid(pointer, 'makes the activity end after the year 9999 (in UTC)');
+  return new Date(end).toISOString();
+}
+
 /** The end of a body: `end` (a time) or `duration` from the start; neither: undefined. */
 async function endOf(ctx: Context, body: ActivityBody, startedAt: string, zone: string | null): Promise<string | null | undefined> {
   if (body.end !== undefined && body.end !== null && body.duration !== undefined && body.duration !== null) {
     throw invalid('/duration', 'give end or duration, not both');
   }
   if (body.duration !== undefined && body.duration !== null) {
-    const seconds = durationSeconds({ words: body.duration }, '/duration');
-    return new Date(new Date(startedAt).getTime() + seconds * 1000).toISOString();
+    return endAfter(startedAt, durationSeconds({ words: body.duration }, '/duration'), '/duration');
   }
   if (body.end !== undefined && body.end !== null) {
-    const day = await localDay(ctx, startedAt, zone ?? 'UTC');
-    return parseWhen(ctx, body.end, zone, '/end', zone === null ? undefined : day);
+    const clockOn = zone === null ? undefined : await localDay(ctx, startedAt, zone);
+    return parseMoment(ctx.db, body.end, zone, '/end', { days: true, clockOn });
   }
   return undefined;
 }
@@ -107,7 +114,10 @@ function checkSpan(startedAt: string, endedAt: string | null): void {
  */
 export async function createActivity(ctx: Context, body: ActivityBody): Promise<Activity> {
   const zone = await requestZone(ctx, body.timezone);
-  const startedAt = body.start !== undefined ? await parseWhen(ctx, body.start, zone, '/start') : ctx.now().toISOString();
+  const startedAt =
+    body.start !== undefined
+      ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true })
+      : ctx.now().toISOString();
   const endedAt = (await endOf(ctx, body, startedAt, zone)) ?? null;
   checkSpan(startedAt, endedAt);
   const links = await resolveLinks(ctx, body, { project_id: null, customer_id: null, ticket_id: null });
@@ -144,14 +154,17 @@ export async function updateActivity(ctx: Context, id: string, body: ActivityBod
   const row = await loadActivity(ctx, id, true);
   requireChangeable(ctx, row, 'change');
   const zone = await requestZone(ctx, body.timezone);
-  const startedAt = body.start !== undefined ? await parseWhen(ctx, body.start, zone, '/start') : new Date(toTimestamp(row.started_at)).toISOString();
+  const startedAt =
+    body.start !== undefined
+      ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true })
+      : new Date(toTimestamp(row.started_at)).toISOString();
   let endedAt = row.ended_at === null ? null : new Date(toTimestamp(row.ended_at)).toISOString();
   const newEnd = await endOf(ctx, body, startedAt, zone);
   if (newEnd !== undefined) endedAt = newEnd;
   else if (body.start !== undefined && endedAt !== null && (body.end === undefined || body.end === null)) {
     // a new start keeps the duration, as moving a block in a timesheet does
     const seconds = (new Date(endedAt).getTime() - new Date(toTimestamp(row.started_at)).getTime()) / 1000;
-    endedAt = new Date(new Date(startedAt).getTime() + seconds * 1000).toISOString();
+    endedAt = endAfter(startedAt, seconds, '/start');
   }
   checkSpan(startedAt, endedAt);
   const links = await resolveLinks(ctx, body, row);
@@ -195,7 +208,10 @@ export async function stopActivity(ctx: Context, id: string, body: { end?: strin
   const startedAt = new Date(toTimestamp(row.started_at)).toISOString();
   let endedAt: string;
   if (body.end === undefined) endedAt = ctx.now().toISOString();
-  else endedAt = await parseWhen(ctx, body.end, zone, '/end', zone === null ? undefined : await localDay(ctx, startedAt, zone));
+  else {
+    const clockOn = zone === null ? undefined : await localDay(ctx, startedAt, zone);
+    endedAt = await parseMoment(ctx.db, body.end, zone, '/end', { days: true, clockOn });
+  }
   checkSpan(startedAt, endedAt);
   await ctx.db.updateTable('activities').set({ ended_at: endedAt, edited_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
   await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'stopped', changes: [{ field: 'ended_at', from: null, to: endedAt }] });

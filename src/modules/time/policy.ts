@@ -43,6 +43,15 @@ export function maySeeBilling(scope: { projects: Set<string> | null; any: boolea
   return scope.projects === null || scope.projects.has(projectId);
 }
 
+/**
+ * The phases the member may see (GET /phases, and every phase a request names): those of a
+ * project they can see, and those of no project (a customer's).
+ */
+export async function phaseVisibility(ctx: Context): Promise<(phase: { project_id: string | null }) => boolean> {
+  const visible = await ctx.ability.visibleProjectIds();
+  return (phase) => visible === null || phase.project_id === null || visible.has(phase.project_id);
+}
+
 /** An activity as the member may see it: their own, or another's in a project where they hold time:view_all; else 404. */
 export function refuseUnseenActivity(ctx: Context, activity: { member_id: string; project_id: string | null } | undefined, others: Set<string> | null, id: string): asserts activity {
   if (!activity) throw notFound(`Activity ${id}`);

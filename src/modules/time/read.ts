@@ -1,15 +1,17 @@
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
+import { daySpan } from '../../core/moments.ts';
+import { refuseBlank } from '../../core/names.ts';
 import { resolvePerson } from '../../core/people.ts';
 import { toTimestamp } from '../../core/time.ts';
 import { loadActivity } from './activities.ts';
-import { resolveCustomer, resolveProjectLink, resolveTicketLink } from './links.ts';
-import { billingScope, maySeeBilling, othersVisibleIn } from './policy.ts';
+import { customerNamed, projectNamed, ticketNamed } from './links.ts';
+import { billingScope, maySeeBilling, othersVisibleIn, phaseVisibility } from './policy.ts';
 import { presentActivity } from './present.ts';
 import { activityRows, selectActivity, type ActivityRow } from './repo.ts';
 import type { ActivityDetail, ActivityList, OrganizationList, PhaseList } from './schemas.ts';
-import { dayStarts, listZone } from './zoned.ts';
+import { listZone } from './zoned.ts';
 
 export async function getActivity(ctx: Context, id: string): Promise<ActivityDetail> {
   const row = await loadActivity(ctx, id);
@@ -59,23 +61,17 @@ export interface ResolvedFilters {
 export async function resolveFilters(ctx: Context, query: ActivityFilters): Promise<ResolvedFilters> {
   const zone = await listZone(ctx, query.timezone);
   if (query.from && query.to && query.to < query.from) throw invalidRange(query.from, query.to);
-  const [fromAt, toAt] = await dayStarts(ctx, [query.from ? `${query.from}T00:00` : null, query.to ? `${nextDay(query.to)}T00:00` : null], zone);
+  const [fromAt, toAt] = await daySpan(ctx.db, query.from ?? null, query.to ?? null, zone);
   const resolved: ResolvedFilters = { zone, fromAt, toAt };
-  if (query.project) resolved.projectId = (await resolveProjectLink(ctx, query.project))!.id;
-  if (query.customer) resolved.customerId = (await resolveCustomer(ctx, query.customer))!.id;
-  if (query.ticket) resolved.ticketId = (await resolveTicketLink(ctx, query.ticket))!.id;
-  if (query.member) resolved.memberId = (await resolvePerson(ctx, query.member, '/member')).id;
+  if (query.project !== undefined) resolved.projectId = (await projectNamed(ctx, query.project)).id;
+  if (query.customer !== undefined) resolved.customerId = (await customerNamed(ctx, query.customer)).id;
+  if (query.ticket !== undefined) resolved.ticketId = (await ticketNamed(ctx, query.ticket)).id;
+  if (query.member !== undefined) resolved.memberId = (await resolvePerson(ctx, query.member, '/member')).id;
   return resolved;
 }
 
 function invalidRange(from: string, to: string) {
   return invalid('/to', `${to} is before from (${from})`);
-}
-
-export function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
 }
 
 /** SQL conditions of the filters, and of what the member may see: their own, or others' where they hold time:view_all. */
@@ -105,7 +101,10 @@ export async function listActivities(
   const limit = query.limit ?? 20;
   const offset = query.offset ?? 0;
   let rows = selectActivity(await filteredActivities(ctx, filters));
-  if (query.tag) rows = rows.where(sql<boolean>`${query.tag.trim()} = any(a.tags)`);
+  if (query.tag !== undefined) {
+    refuseBlank(query.tag, '/tag');
+    rows = rows.where(sql<boolean>`${query.tag.trim()} = any(a.tags)`);
+  }
   if (query.running !== undefined) rows = rows.where('a.ended_at', query.running ? 'is' : 'is not', null);
   const found = (await rows.orderBy('a.started_at', 'desc').orderBy('a.id').limit(limit).offset(offset).execute()) as ActivityRow[];
   return { activities: found.map(presentActivity), limit, offset, timezone: filters.zone };
@@ -116,9 +115,9 @@ export async function listOrganizations(ctx: Context): Promise<OrganizationList>
   return { organizations: rows };
 }
 
-/** GET /phases: billing periods the member may see (a phase of a project they see, or of no project), newest first; rates only with time:billing. */
+/** GET /phases: billing periods the member may see (phaseVisibility), newest first; rates only with time:billing. */
 export async function listPhases(ctx: Context, customer: string | undefined): Promise<PhaseList> {
-  const [visible, billing] = await Promise.all([ctx.ability.visibleProjectIds(), billingScope(ctx)]);
+  const [visible, billing] = await Promise.all([phaseVisibility(ctx), billingScope(ctx)]);
   let query = ctx.db
     .selectFrom('phases as ph')
     .leftJoin('contracts as c', 'c.id', 'ph.contract_id')
@@ -139,15 +138,8 @@ export async function listPhases(ctx: Context, customer: string | undefined): Pr
       'ph.max_days_available',
       sql<string>`trim_scale(ph.hours_per_day)::text`.as('hours_per_day'),
     ]);
-  if (customer) {
-    const found = await resolveCustomer(ctx, customer);
-    query = query.where('ph.customer_id', '=', found!.id);
-  }
-  if (visible !== null) {
-    const ids = [...visible];
-    query = query.where((eb) => eb.or([eb('ph.project_id', 'is', null), ...(ids.length ? [eb('ph.project_id', 'in', ids)] : [])]));
-  }
-  const rows = await query.orderBy('ph.start_date', 'desc').orderBy('ph.name').execute();
+  if (customer !== undefined) query = query.where('ph.customer_id', '=', (await customerNamed(ctx, customer)).id);
+  const rows = (await query.orderBy('ph.start_date', 'desc').orderBy('ph.name').execute()).filter(visible);
   return {
     phases: rows.map((r) => {
       const billable = maySeeBilling(billing, r.project_id);

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { invalid } from '../../core/errors.ts';
 import { resolveName } from '../../core/names.ts';
-import { billingScope, maySeeBilling } from './policy.ts';
+import { billingScope, maySeeBilling, phaseVisibility } from './policy.ts';
 import { filteredActivities, resolveFilters, type ActivityFilters } from './read.ts';
 import { GROUP_BY, type GroupBy, type HoursReport } from './schemas.ts';
 import { localDay } from './zoned.ts';
@@ -121,10 +121,13 @@ export async function reportHours(ctx: Context, query: ActivityFilters & { phase
   if (to < from) throw invalid('/to', `${to} is before from (${from})`);
   const filters = await resolveFilters(ctx, { ...query, from, to });
 
+  // only phases the member may see are named, matched or listed when a name misses
+  const visiblePhase = await phaseVisibility(ctx);
   const phases = (
     await sql<PhaseRow>`select id, name, project_id, customer_id, start_date::text, end_date::text, rate::text, currency from phases order by start_date desc, id`.execute(ctx.db)
-  ).rows;
-  const onlyPhase = query.phase ? resolveName(phases, query.phase, { pointer: '/phase', what: 'phase', names: (p) => [p.name, p.id] }) : null;
+  ).rows.filter(visiblePhase);
+  const naming = { pointer: '/phase', what: 'phase', names: (p: PhaseRow) => [p.name, p.id] };
+  const onlyPhase = query.phase === undefined ? null : resolveName(phases, query.phase, naming);
   const billing = await billingScope(ctx);
   const sqlKeys = keys.filter((k): k is Exclude<GroupBy, 'phase'> => k !== 'phase');
   const byTag = keys.includes('tag');

@@ -3,7 +3,7 @@ import { fileEntryFrom } from '../../workspace/schema.ts';
 import { ActivityBody } from './schemas.ts';
 
 const Strict = { additionalProperties: false } as const;
-const Day = Type.String({ pattern: '^\\d{4}-\\d\\d-\\d\\d$', description: 'YYYY-MM-DD' });
+const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Decimal = Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$' })], { description: 'a decimal, e.g. 95 or "95.50"' });
 
 export const OrganizationEntry = Type.Object(

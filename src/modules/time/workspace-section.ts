@@ -2,14 +2,14 @@ import { sql } from 'kysely';
 import { durationSeconds } from '../../core/durations.ts';
 import { ApiError } from '../../core/errors.ts';
 import { normalizeKey, normalizeName } from '../../core/names.ts';
+import { parseMoment } from '../../core/moments.ts';
 import { isTimeZone } from '../../core/time.ts';
 import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import type { StoredRow } from '../../workspace/writer.ts';
-import { normalTags } from './activities.ts';
+import { endAfter, normalTags } from './activities.ts';
 import { insertActivity } from './repo.ts';
 import { TimeSection, type ActivityEntry, type PhaseEntry, type TimeSectionValue } from './workspace-schema.ts';
-import { localToInstant } from './zoned.ts';
 
 declare module '../../workspace/schema.ts' {
   interface WorkspaceFileExtensions {
@@ -94,10 +94,17 @@ async function applyPhases(ctx: ApplyContext, organizations: Map<string, string>
   }
 }
 
+/** A seed's start or end, read as the API reads it (core/moments.ts); its refusal names the entry's field. */
 async function instant(ctx: ApplyContext, value: string, zone: string | undefined, path: string): Promise<string> {
-  if (/[zZ]$|[+-]\d\d:?\d\d$/.test(value)) return new Date(value).toISOString();
-  if (!zone) fail(path, `"${value}" has no offset: give the activity a timezone`);
-  return localToInstant(ctx, /T/.test(value) ? value : `${value}T00:00`, zone!);
+  if (zone === undefined && !/[zZ]$|[+-]\d\d:?\d\d$/.test(value.trim())) {
+    fail(path, `"${value}" has no offset: give the activity a timezone`);
+  }
+  try {
+    return await parseMoment(ctx.db, value, zone, '/', { days: true });
+  } catch (error) {
+    if (error instanceof ApiError) fail(path, error.message.replace(/^\/: /, ''));
+    throw error;
+  }
 }
 
 async function applyActivities(ctx: ApplyContext, organizations: Map<string, string>, projectIds: Map<string, string>): Promise<void> {
@@ -108,7 +115,7 @@ async function applyActivities(ctx: ApplyContext, organizations: Map<string, str
     let endedAt: string;
     try {
       endedAt = entry.duration
-        ? new Date(new Date(startedAt).getTime() + durationSeconds({ words: entry.duration }, '/duration') * 1000).toISOString()
+        ? endAfter(startedAt, durationSeconds({ words: entry.duration }, '/duration'), '/duration')
         : await instant(ctx, entry.end!, entry.timezone, `${path}.end`);
     } catch (error) {
       if (error instanceof ApiError) fail(`${path}.duration`, error.message.replace(/^\/duration: /, ''));
