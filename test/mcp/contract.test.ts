@@ -40,7 +40,7 @@ describe('contract: the full tool list for a write token is snapshotted (names, 
   });
 });
 
-describe('tools/list is context a model pays for on every connection: under 60 KB for a write token with every module on (issue 15)', () => {
+describe('tools/list is context a model pays for on every connection: under 60 KB for a write token with every module on', () => {
   const LIMIT = 60_000;
   it(`is under ${LIMIT} bytes at every protocol version, printed per version and access`, async () => {
     const readToken = await service.token('ada@example.com', 'read');

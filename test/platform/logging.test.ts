@@ -65,7 +65,7 @@ describe('logging: JSON lines (pino) with a request id', () => {
   });
 });
 
-describe('logging: never the Authorization header, tokens, passwords or request bodies (spec 5, issue 2)', () => {
+describe('logging: never the Authorization header, tokens, passwords or request bodies (spec 5)', () => {
   it('never holds a token', () => {
     expect(everything()).not.toContain(token);
     expect(everything()).not.toContain(token.slice(8));

@@ -73,7 +73,7 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['MCP transition_ticket', tool('transition_ticket', () => ({ key: 'CORE-6', transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 2],
 ];
 
-describe('round trips per hot request, warm cache (issue 15: a change that adds one fails)', () => {
+describe('round trips per hot request, warm cache (a change that adds one fails)', () => {
   for (const [name, send, status, expected] of HOT) {
     it(`${name}: ${expected}`, async () => {
       expect(await roundTrips(send, status)).toBe(expected);

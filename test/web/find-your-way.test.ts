@@ -177,7 +177,7 @@ describe('pages: the board page shows the sprint asked for (?sprint=)', () => {
   });
 });
 
-describe('pages: "What my agents did" names the ticket (a link) and the values that changed (defect 5)', () => {
+describe('pages: "What my agents did" names the ticket (a link) and the values that changed', () => {
   it("shows the agent's change to a ticket as its key and before → after", async () => {
     const token = await service.token('dev2@example.com', 'write', 'Summary bot');
     expect((await api(token, 'PATCH', '/tickets/CORE-4', { summary: 'Planned for next year', priority: 'High' })).status).toBe(200);
@@ -190,7 +190,7 @@ describe('pages: "What my agents did" names the ticket (a link) and the values t
   });
 });
 
-describe('pages: creating a token redirects, and the secret is shown once on the page it lands on (defect 7)', () => {
+describe('pages: creating a token redirects, and the secret is shown once on the page it lands on', () => {
   it('answers 303 to /agents without the secret in the URL; a reload neither shows it again nor makes a second token', async () => {
     const browser = await loggedIn(service, 'lee');
     const fields = formFields((await browser.get('/agents')).text, '/agents/tokens');
