@@ -1,22 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Context } from '../../core/context.ts';
-import { toTimestamp } from '../../core/time.ts';
-import { crmRecordsNamed } from '../../modules/crm/index.ts';
-import { agentEdits } from '../../modules/knowledge/index.ts';
-import { ticketScope, visibleTicketSql } from '../../modules/tickets/index.ts';
-import { ownActivitiesNamed } from '../../modules/time/index.ts';
-import type { HistoryChange } from '../../storage/schema.ts';
-import { describeChanges } from '../changes.ts';
-import { emptyState, table } from '../components/index.ts';
-import { shownTime } from '../format.ts';
-import { html, type Html } from '../html.ts';
-import { ticketLink } from '../links.ts';
-import { readContext } from '../read-context.ts';
-import { sendMemberPage } from '../respond.ts';
-import type { PagesDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
-import { pageHref } from './knowledge/landing.ts';
+import type { Context } from '../../../core/context.ts';
+import { toTimestamp } from '../../../core/time.ts';
+import { crmRecordsNamed } from '../../../modules/crm/index.ts';
+import { agentEdits } from '../../../modules/knowledge/index.ts';
+import { ticketScope, visibleTicketSql } from '../../../modules/tickets/index.ts';
+import { ownActivitiesNamed } from '../../../modules/time/index.ts';
+import type { HistoryChange } from '../../../storage/schema.ts';
+import { describeChanges } from '../../changes.ts';
+import { emptyState, table } from '../../components/index.ts';
+import { shownTime } from '../../format.ts';
+import { html, type Html } from '../../html.ts';
+import { pageHref, ticketLink } from '../../links.ts';
+import { readContext } from '../../read-context.ts';
+import { sendMemberPage } from '../../respond.ts';
+import type { PagesDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 200;
 

@@ -1,16 +1,16 @@
-import { isUuid } from '../../core/schema-kit.ts';
+import { isUuid } from '../../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
-import { restorePage, trash } from '../../modules/knowledge/index.ts';
-import { acceptPost, answerDone, answerRefused } from '../actions.ts';
-import { button, emptyState, form } from '../components/index.ts';
-import { shownTime } from '../format.ts';
-import { html } from '../html.ts';
-import { requireModuleOn } from '../module-switch.ts';
-import { readContext } from '../read-context.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { PagesDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { restorePage, trash } from '../../../modules/knowledge/index.ts';
+import { acceptPost, answerDone, answerRefused } from '../../actions.ts';
+import { button, emptyState, form } from '../../components/index.ts';
+import { shownTime } from '../../format.ts';
+import { html } from '../../html.ts';
+import { requireModuleOn } from '../../module-switch.ts';
+import { readContext } from '../../read-context.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { PagesDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 /**
  * /knowledge/:space/trash: a space's deleted pages, for those who manage it (spec 3.5), each

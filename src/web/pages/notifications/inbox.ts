@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { UnreadCount } from '../../modules/me/index.ts';
-import { emailWanted, inbox, setEmailWanted, type InboxEntry } from '../../notifications/inbox.ts';
-import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../actions.ts';
-import { button, emptyState, field, form } from '../components/index.ts';
-import { shownTime } from '../format.ts';
-import { html, Html } from '../html.ts';
-import { sendMemberPage } from '../respond.ts';
-import type { PagesDeps, Session } from '../session.ts';
-import { requireSession } from './guard.ts';
+import type { UnreadCount } from '../../../modules/me/index.ts';
+import { emailWanted, inbox, setEmailWanted, type InboxEntry } from '../../../notifications/inbox.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../../actions.ts';
+import { button, emptyState, field, form } from '../../components/index.ts';
+import { shownTime } from '../../format.ts';
+import { html, Html } from '../../html.ts';
+import { sendMemberPage } from '../../respond.ts';
+import type { PagesDeps, Session } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 function row(session: Session, entry: InboxEntry): Html {
   const by = entry.by ? html`${entry.by}${entry.via ? html` <span class="muted">through ${entry.via}</span>` : ''}` : html`<span class="muted">Atrium</span>`;

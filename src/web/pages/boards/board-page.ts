@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../../core/context.ts';
-import { ApiError } from '../../core/errors.ts';
-import { getBoard, listSprints } from '../../modules/boards/index.ts';
-import type { BoardDetail, SprintList } from '../../modules/boards/index.ts';
-import { html, type Html } from '../html.ts';
-import { personLink, projectLink, ticketLink } from '../links.ts';
-import { requireModuleOn } from '../module-switch.ts';
-import { readContext } from '../read-context.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { WebDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
+import type { Context } from '../../../core/context.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { getBoard, listSprints } from '../../../modules/boards/index.ts';
+import type { BoardDetail, SprintList } from '../../../modules/boards/index.ts';
+import { html, type Html } from '../../html.ts';
+import { personLink, projectLink, ticketLink } from '../../links.ts';
+import { requireModuleOn } from '../../module-switch.ts';
+import { readContext } from '../../read-context.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { WebDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 function limits(column: BoardDetail['columns'][number]): string {
   if (column.min === null && column.max === null) return '';
