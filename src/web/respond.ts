@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readSettings } from '../core/settings.ts';
+import { readSettings, type WorkspaceSettings } from '../core/settings.ts';
 import type { Crumb } from './components/breadcrumbs.ts';
 import { takeFlash } from './flash.ts';
 import { html, type Html } from './html.ts';
@@ -11,14 +11,21 @@ export function sendPage(reply: FastifyReply, page: string, status = 200): Fasti
   return reply.code(status).type('text/html; charset=utf-8').send(page);
 }
 
-export function viewerOf(session: Session, nav: readonly NavItem[] | null = null): Viewer {
-  return { name: session.name, isAdmin: session.isAdmin, unread: session.unread, logoutCsrf: csrfToken(session.cookie, 'logout'), nav };
+export function viewerOf(session: Session, settings: Pick<WorkspaceSettings, 'readOnly'>, nav: readonly NavItem[] | null = null): Viewer {
+  return {
+    name: session.name,
+    isAdmin: session.isAdmin,
+    unread: session.unread,
+    logoutCsrf: csrfToken(session.cookie, 'logout'),
+    nav,
+    readOnly: settings.readOnly,
+  };
 }
 
-/** The member's header: the modules they may use (the switches, and the CRM's own roles). */
+/** The member's header: the modules they may use (the switches, and the CRM's own roles), and whether the workspace is read-only. */
 export async function memberViewer(deps: WebDeps, session: Session): Promise<Viewer> {
   const settings = await readSettings(deps.db);
-  return viewerOf(session, navigation(await usableModules(deps.db, settings, session)));
+  return viewerOf(session, settings, navigation(await usableModules(deps.db, settings, session)));
 }
 
 export interface MemberPage extends PageOptions {
