@@ -93,6 +93,11 @@ export async function emailWanted(db: Kysely<DB>, memberId: string): Promise<boo
 export async function setEmailWanted(db: Kysely<DB>, memberId: string, wanted: boolean): Promise<void> {
   await db.updateTable('members').set({ email_notifications: wanted }).where('id', '=', memberId).execute();
   if (!wanted) {
-    await db.updateTable('notifications').set({ email_state: 'none', email_next_at: null }).where('member_id', '=', memberId).where('email_state', '=', 'queued').execute();
+    await db
+      .updateTable('notifications')
+      .set({ email_state: 'none', email_next_at: null })
+      .where('member_id', '=', memberId)
+      .where('email_state', '=', 'queued')
+      .execute();
   }
 }

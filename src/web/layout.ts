@@ -115,6 +115,7 @@ export function layout(title: string, body: Html, viewer?: Viewer, options: Page
   }${scripts.map((name) => html`<script src="${assetHref(name)}" defer></script>`)}</head>
 <body${scripted ? html` data-events="${live}"` : ''}><a class="skip-link" href="#main">Skip to the content</a>
 ${viewer ? header(viewer, options) : html`<header class="site-header"><span class="home">Atrium</span></header>`}
-<main id="main">${viewer?.readOnly ? readOnlyBanner() : ''}${breadcrumbs(options.crumbs ?? [])}<div id="flash" aria-live="polite">${options.flash ? flashMessage(options.flash) : ''}</div>${body}</main>
+<main id="main">${viewer?.readOnly ? readOnlyBanner() : ''}
+${breadcrumbs(options.crumbs ?? [])}<div id="flash" aria-live="polite">${options.flash ? flashMessage(options.flash) : ''}</div>${body}</main>
 ${scripted ? dialogs() : ''}</body></html>`.value;
 }

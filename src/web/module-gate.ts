@@ -13,7 +13,12 @@ const CRM_CLOSED = 'The CRM is open only to members with a CRM role';
  * refused as its operations refuse it: 403 `feature_disabled` with the API's sentence. The CRM,
  * on but not open to the member (no CRM role), is 403 `forbidden`.
  */
-export async function moduleRefusal(deps: WebDeps, settings: WorkspaceSettings, session: Session, section: ModuleSection): Promise<ApiError | null> {
+export async function moduleRefusal(
+  deps: WebDeps,
+  settings: WorkspaceSettings,
+  session: Session,
+  section: ModuleSection,
+): Promise<ApiError | null> {
   const off = moduleOffReason(section, settings);
   if (off !== null) return new ApiError('feature_disabled', off);
   if ((await usableModules(deps.db, settings, session)).has(section)) return null;
@@ -34,7 +39,12 @@ function whereToGo(refusal: ApiError, session: Session): Html {
  * The one gate of a module's pages: true when the member may use the module; otherwise the error
  * page is sent (403, the refusal's sentence and where to go from there) and false is returned.
  */
-export async function moduleOpen(reply: FastifyReply, deps: WebDeps, session: Session, section: ModuleSection): Promise<boolean> {
+export async function moduleOpen(
+  reply: FastifyReply,
+  deps: WebDeps,
+  session: Session,
+  section: ModuleSection,
+): Promise<boolean> {
   const refusal = await moduleRefusal(deps, await readSettings(deps.db), session, section);
   if (refusal === null) return true;
   await memberErrorPage(reply, deps, session, refusal.status, refusal.message, [], whereToGo(refusal, session));

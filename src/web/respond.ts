@@ -11,7 +11,11 @@ export function sendPage(reply: FastifyReply, page: string, status = 200): Fasti
   return reply.code(status).type('text/html; charset=utf-8').send(page);
 }
 
-export function viewerOf(session: Session, settings: Pick<WorkspaceSettings, 'readOnly'>, nav: readonly NavItem[] | null = null): Viewer {
+export function viewerOf(
+  session: Session,
+  settings: Pick<WorkspaceSettings, 'readOnly'>,
+  nav: readonly NavItem[] | null = null,
+): Viewer {
   return {
     name: session.name,
     isAdmin: session.isAdmin,
@@ -22,7 +26,10 @@ export function viewerOf(session: Session, settings: Pick<WorkspaceSettings, 're
   };
 }
 
-/** The member's header: the modules they may use (the switches, and the CRM's own roles), and whether the workspace is read-only. */
+/**
+ * The member's header: the modules they may use (the switches, and the CRM's own roles), and
+ * whether the workspace is read-only.
+ */
 export async function memberViewer(deps: WebDeps, session: Session): Promise<Viewer> {
   const settings = await readSettings(deps.db);
   return viewerOf(session, settings, navigation(await usableModules(deps.db, settings, session)));
@@ -84,5 +91,6 @@ export async function memberErrorPage(
   help: Html | '' = '',
 ): Promise<FastifyReply> {
   const viewer = await memberViewer(deps, session);
-  return sendPage(reply, layout(HEADINGS[status] ?? 'Error', errorBody(status, message, true, help), viewer, { crumbs }), status);
+  const body = errorBody(status, message, true, help);
+  return sendPage(reply, layout(HEADINGS[status] ?? 'Error', body, viewer, { crumbs }), status);
 }

@@ -11,7 +11,9 @@ export type UnreadCount = Static<typeof UnreadCount>;
 const NotificationParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 /** Whether each notification also comes by email: the member's choice on their notifications page. */
-export const EmailNotifications = Type.Object({ email: Type.Boolean({ description: 'also send each notification by email' }) });
+export const EmailNotifications = Type.Object({
+  email: Type.Boolean({ description: 'also send each notification by email' }),
+});
 export type EmailNotifications = Static<typeof EmailNotifications>;
 
 async function markOne(ctx: Context, id: string): Promise<UnreadCount> {

@@ -47,7 +47,12 @@ export const createPersonalTokenOperation = defineOperation({
     if (name === '' || /[\u0000-\u001f\u007f]/.test(name)) throw invalid('/name', 'must be one line of text');
     const lifetimeDays = TOKEN_LIFETIMES.find((days) => String(days) === input.lifetime) ?? null;
     // the one way a personal token is made, here and by `atrium token create`
-    const token = await createPersonalToken(ctx.db, { memberId: ctx.actor.memberId, name, access: input.access, lifetimeDays });
+    const token = await createPersonalToken(ctx.db, {
+      memberId: ctx.actor.memberId,
+      name,
+      access: input.access,
+      lifetimeDays,
+    });
     return { id: token.id, name, secret: token.secret };
   },
 });

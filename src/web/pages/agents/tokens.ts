@@ -132,11 +132,14 @@ export function agentsRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const made = await runAsMember<NewToken>(deps, post, 'create_personal_token', { body });
     if (!made.ok) {
       const state = refusedForm(made.error, post.values, ['name', 'access', 'lifetime']);
-      return answerRefused(reply, deps, post, made.error, { page: (status) => showAgents(request, reply, deps, post.session, state, status) });
+      return answerRefused(reply, deps, post, made.error, {
+        page: (status) => showAgents(request, reply, deps, post.session, state, status),
+      });
     }
     // Redirect after POST, so a reload cannot make a second token; the secret waits for the next
     // page of this session only (never in the URL), and is gone once shown.
-    await leaveFlash(deps, reply, post.session, { kind: 'token-created', name: made.value.name, secret: made.value.secret });
+    const { name, secret } = made.value;
+    await leaveFlash(deps, reply, post.session, { kind: 'token-created', name, secret });
     return reply.redirect('/agents', 303);
   });
 

@@ -54,6 +54,9 @@ ${
     const { space, page } = request.params as { space: string; page: string };
     const restored = await runAsMember<PageSummary>(deps, post, 'restore_page', { params: { space, page } });
     if (!restored.ok) return answerRefused(reply, deps, post, restored.error);
-    return answerDone(reply, deps, post, { to: `/knowledge/${encodeURIComponent(space)}/trash`, flash: { kind: 'success', text: `Restored “${restored.value.title}”.` } });
+    return answerDone(reply, deps, post, {
+      to: `/knowledge/${encodeURIComponent(space)}/trash`,
+      flash: { kind: 'success', text: `Restored “${restored.value.title}”.` },
+    });
   });
 }
