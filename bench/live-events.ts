@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
 const listenerCounts = args.listeners.split(',').map(Number);
 const commentCount = Number(args.comments);
 const watcherCount = Number(args.watchers);
-/** The server's limit of open pages per member (src/web/pages/events.ts). */
+/** The server's limit of open pages per member (src/web/pages/live/events.ts). */
 const STREAMS_PER_MEMBER = 20;
 
 interface Ready {

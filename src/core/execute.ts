@@ -46,9 +46,10 @@ export function moduleSwitchedOff(op: Operation, settings: WorkspaceSettings): A
   return reason === null ? null : new ApiError('feature_disabled', reason);
 }
 
-/** A change in a workspace its operator made read-only: refused whoever asks (spec 5.6). */
+/** A change in a workspace its operator made read-only: refused whoever asks (spec 5.6), but those reading needs. */
 export function workspaceReadOnly(op: Operation, settings: WorkspaceSettings): ApiError | null {
-  return op.access === 'write' && settings.readOnly ? new ApiError('forbidden', READ_ONLY_MESSAGE) : null;
+  if (op.access !== 'write' || !settings.readOnly || op.takenWhileReadOnly) return null;
+  return new ApiError('forbidden', READ_ONLY_MESSAGE);
 }
 
 /** A read token on a change: refused whatever the request holds (spec 4: "refuses every change"). */

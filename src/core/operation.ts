@@ -19,6 +19,7 @@ type NoInput = typeof NoInput;
 /** Where an operation of the API doors is reached: its REST route and its MCP tool. */
 interface ApiAddress {
   doors?: 'all';
+  takenWhileReadOnly?: never;
   /** The MCP tool (spec 4.8 table); null where the spec lists none. */
   tool: string | null;
   method: HttpMethod;
@@ -32,6 +33,11 @@ interface WebAddress {
   tool?: null;
   method?: never;
   path?: never;
+  /**
+   * A change a read-only workspace still takes (spec 5.6): one that reading needs or that only
+   * takes access away — a member's personal tokens and connected applications. Never an API one.
+   */
+  takenWhileReadOnly?: boolean;
 }
 
 interface OperationFields<P extends TObject, Q extends TObject, B extends TObject, R extends TSchema> {
@@ -96,6 +102,8 @@ export interface Operation {
   path: string;
   module: ModuleName;
   access: Access;
+  /** Taken in a read-only workspace (web-only operations only; see WebAddress). */
+  takenWhileReadOnly: boolean;
   oneStatement: boolean;
   locksRow: ((input: Record<string, unknown>) => string) | null;
   checkedByFirstRead: boolean;
@@ -137,6 +145,7 @@ export function defineOperation<
     path: definition.path ?? '',
     module: definition.module,
     access: definition.access,
+    takenWhileReadOnly: definition.takenWhileReadOnly ?? false,
     oneStatement: definition.oneStatement ?? false,
     locksRow: (definition.locksRow ?? null) as Operation['locksRow'],
     checkedByFirstRead: definition.checkedByFirstRead ?? false,

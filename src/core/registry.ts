@@ -22,6 +22,9 @@ export function createRegistry(declared: readonly Operation[]): Registry {
       if (op.tool !== null || op.path !== '') throw new Error(`${op.name}: a web-only operation has no tool and no path`);
       continue;
     }
+    if (op.takenWhileReadOnly) {
+      throw new Error(`${op.name}: only a web-only operation is taken while the workspace is read-only`);
+    }
     const route = `${op.method} ${op.path.replace(/:\w+/g, ':')}`;
     if (routes.has(route)) throw new Error(`route ${op.method} ${op.path} declared twice`);
     routes.add(route);

@@ -86,12 +86,18 @@ export async function emailWanted(db: Kysely<DB>, memberId: string): Promise<boo
   return row.email_notifications;
 }
 
-/** A member turns email off (what is still queued for them is not sent either) or on again (for what comes next). */
+/**
+ * A member turns email off (what is still queued for them is not sent either) or on again (for
+ * what comes next). Two statements: run in the caller's transaction (the operation's).
+ */
 export async function setEmailWanted(db: Kysely<DB>, memberId: string, wanted: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('members').set({ email_notifications: wanted }).where('id', '=', memberId).execute();
-    if (!wanted) {
-      await trx.updateTable('notifications').set({ email_state: 'none', email_next_at: null }).where('member_id', '=', memberId).where('email_state', '=', 'queued').execute();
-    }
-  });
+  await db.updateTable('members').set({ email_notifications: wanted }).where('id', '=', memberId).execute();
+  if (!wanted) {
+    await db
+      .updateTable('notifications')
+      .set({ email_state: 'none', email_next_at: null })
+      .where('member_id', '=', memberId)
+      .where('email_state', '=', 'queued')
+      .execute();
+  }
 }

@@ -24,7 +24,7 @@ declare module 'fastify' {
  * Every committed change of the workspace, from every node on the same database (PostgreSQL
  * LISTEN/NOTIFY; PGlite's own in one process), fanned out to this node's listeners — the open
  * pages' event streams. Listening starts with the first listener and stops with the last. Who may
- * see what is the listeners' business (web/pages/stream-checks.ts asks for each): an event names a
+ * see what is the listeners' business (web/pages/live/stream-checks.ts asks for each): an event names a
  * record, never its content.
  */
 export class LiveEvents {

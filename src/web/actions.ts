@@ -8,7 +8,7 @@ import { flashMessage, type Flash } from './components/flash-message.ts';
 import { leaveFlash } from './flash.ts';
 import { formValues, type FormValues } from './forms.ts';
 import { html, type Html } from './html.ts';
-import { errorPage, memberErrorPage, viewerOf } from './respond.ts';
+import { errorPage, memberErrorPage, memberViewer } from './respond.ts';
 import { currentSession, foreignOrigin, formTokenMatches, type PagesDeps, type Session } from './session.ts';
 
 /**
@@ -94,7 +94,7 @@ export async function acceptPost(request: FastifyRequest, reply: FastifyReply, d
   if (foreignOrigin(request, deps) || !formTokenMatches(session, request.url, presented)) {
     const message = 'This form has expired or did not come from this site. Open the page again and send it from there.';
     if (htmx) sayWhere(reply, 403, { kind: 'error', text: message });
-    else errorPage(reply, 403, message, viewerOf(session));
+    else errorPage(reply, 403, message, await memberViewer(deps, session));
     return null;
   }
   return { request, session, values: formValues(body), htmx };

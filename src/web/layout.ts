@@ -1,3 +1,4 @@
+import { READ_ONLY_MESSAGE } from '../core/settings.ts';
 import { assetHref, type AssetName } from './assets.ts';
 import { breadcrumbs, type Crumb } from './components/breadcrumbs.ts';
 import { dialog } from './components/dialog.ts';
@@ -13,6 +14,8 @@ export interface Viewer {
   logoutCsrf: string;
   /** The modules the member may use, in the header; null on the pages that show none (OAuth's). */
   nav: readonly NavItem[] | null;
+  /** The operator made the workspace read-only: every page says so above its content. */
+  readOnly: boolean;
 }
 
 /**
@@ -95,6 +98,11 @@ function dialogs(): Html {
   return html`${palette}${keys}`;
 }
 
+/** Said on every page of a read-only workspace, before anything on it is tried and refused. */
+function readOnlyBanner(): Html {
+  return html`<div class="banner read-only" role="status" id="read-only"><p>${READ_ONLY_MESSAGE}.</p></div>`;
+}
+
 /** A whole page: the header for a logged-in member, breadcrumbs, the flash, the body, and the scripts. */
 export function layout(title: string, body: Html, viewer?: Viewer, options: PageOptions = {}): string {
   const live = options.live === undefined ? 'me' : options.live;
@@ -107,6 +115,7 @@ export function layout(title: string, body: Html, viewer?: Viewer, options: Page
   }${scripts.map((name) => html`<script src="${assetHref(name)}" defer></script>`)}</head>
 <body${scripted ? html` data-events="${live}"` : ''}><a class="skip-link" href="#main">Skip to the content</a>
 ${viewer ? header(viewer, options) : html`<header class="site-header"><span class="home">Atrium</span></header>`}
-<main id="main">${breadcrumbs(options.crumbs ?? [])}<div id="flash" aria-live="polite">${options.flash ? flashMessage(options.flash) : ''}</div>${body}</main>
+<main id="main">${viewer?.readOnly ? readOnlyBanner() : ''}
+${breadcrumbs(options.crumbs ?? [])}<div id="flash" aria-live="polite">${options.flash ? flashMessage(options.flash) : ''}</div>${body}</main>
 ${scripted ? dialogs() : ''}</body></html>`.value;
 }

@@ -15,11 +15,23 @@ export function projectLink(key: string, name?: string): Html {
   return html`<a href="/projects/${encodeURIComponent(key)}">${name ?? key}</a>`;
 }
 
+export function boardHref(number: number): string {
+  return `/boards/${number}`;
+}
+
 export function boardLink(number: number, name: string): Html {
-  return html`<a href="/boards/${number}">${name}</a>`;
+  return html`<a href="${boardHref(number)}">${name}</a>`;
 }
 
 /** A person's page lists the tickets assigned to them that the reader can see. */
 export function personLink(person: Person | null | undefined, nobody = '—'): Html | string {
   return person ? html`<a href="/people/${person.id}">${person.name}</a>` : nobody;
+}
+
+export function pageHref(space: string, slug: string): string {
+  return `/knowledge/${encodeURIComponent(space)}/pages/${encodeURIComponent(slug)}`;
+}
+
+export function contactHref(id: string): string {
+  return `/crm/contacts/${id}`;
 }

@@ -3,30 +3,30 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { errorHandler, notFoundHandler } from './fallbacks.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { activityRoutes } from './pages/activity.ts';
-import { adminAuditRoutes } from './pages/admin-audit.ts';
-import { adminSettingsRoutes } from './pages/admin-settings.ts';
-import { agentsRoutes } from './pages/agents.ts';
-import { boardRoutes } from './pages/board.ts';
-import { browseRoutes, watchRoutes } from './pages/browse.ts';
-import { eventRoutes } from './pages/events.ts';
-import { knowledgeTrashRoutes } from './pages/knowledge-trash.ts';
-import { homeRoutes } from './pages/home.ts';
-import { loginRoutes } from './pages/login.ts';
-import { notificationRoutes } from './pages/notifications.ts';
-import { personRoutes } from './pages/person.ts';
-import { projectRoutes } from './pages/project.ts';
-import { refuseFormsWhileReadOnly } from './read-only.ts';
-import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
+import { loginRoutes } from './pages/account/login.ts';
+import { adminAuditRoutes } from './pages/admin/audit.ts';
+import { adminSettingsRoutes } from './pages/admin/settings.ts';
+import { activityRoutes } from './pages/agents/activity.ts';
+import { agentsRoutes } from './pages/agents/tokens.ts';
+import { boardRoutes } from './pages/boards/board-page.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
 import { knowledgeRoutes } from './pages/knowledge/landing.ts';
-import { searchRoutes } from './pages/search.ts';
+import { knowledgeTrashRoutes } from './pages/knowledge/trash.ts';
+import { eventRoutes } from './pages/live/events.ts';
+import { notificationRoutes } from './pages/notifications/inbox.ts';
+import { personRoutes } from './pages/people/person-page.ts';
+import { homeRoutes } from './pages/projects/home.ts';
+import { projectRoutes } from './pages/projects/project-page.ts';
+import { searchRoutes } from './pages/search/search.ts';
+import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
+import { ticketRoutes, watchRoutes } from './pages/tickets/ticket-page.ts';
 import { timeRoutes } from './pages/time/landing.ts';
+import { refuseFormsWhileReadOnly } from './read-only.ts';
 import { addPageHeaders } from './security-headers.ts';
 import type { PagesDeps } from './session.ts';
 
-/** The browser pages: log in and out, home, projects, people, AI agents, what my agents did, settings, audit log, tickets, boards, notifications and their live updates. Cookies live only here. */
+/** The browser pages, one folder of src/web/pages/ per module. Cookies live only here. */
 export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<void> {
   await app.register(cookie);
   await app.register(formbody);
@@ -35,24 +35,38 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   app.setErrorHandler(errorHandler);
   // every unknown path but /api/v1's (the OAuth server's machine paths included): a page for a browser, JSON otherwise
   app.setNotFoundHandler(notFoundHandler(deps));
-  homeRoutes(app, deps);
+
+  // account: log in and out (the OAuth consent page is drawn for the authorization server, oauth-pages.ts)
   loginRoutes(app, deps, new LoginThrottle());
+  // projects: home and a project
+  homeRoutes(app, deps);
+  projectRoutes(app, deps);
+  // people
+  personRoutes(app, deps);
+  // tickets: a ticket, Watch, create
+  ticketRoutes(app, deps);
+  watchRoutes(app, deps);
+  newTicketRoutes(app, deps);
+  // boards: the list and a board
+  boardListRoutes(app, deps);
+  boardRoutes(app, deps);
+  // knowledge base: spaces, pages and a space's trash
+  knowledgeRoutes(app, deps);
+  knowledgeTrashRoutes(app, deps);
+  // time tracking
+  timeRoutes(app, deps);
+  // CRM
+  crmRoutes(app, deps);
+  // search: the search box and the command palette
+  searchRoutes(app, deps);
+  // notifications
+  notificationRoutes(app, deps);
+  // AI agents: tokens and connected applications, and what the member's agents did
   agentsRoutes(app, deps);
   activityRoutes(app, deps);
+  // administration: settings and the audit log
   adminSettingsRoutes(app, deps);
   adminAuditRoutes(app, deps);
-  browseRoutes(app, deps);
-  newTicketRoutes(app, deps);
-  watchRoutes(app, deps);
-  boardRoutes(app, deps);
-  boardListRoutes(app, deps);
-  knowledgeRoutes(app, deps);
-  timeRoutes(app, deps);
-  crmRoutes(app, deps);
-  searchRoutes(app, deps);
-  projectRoutes(app, deps);
-  personRoutes(app, deps);
-  notificationRoutes(app, deps);
-  knowledgeTrashRoutes(app, deps);
+  // live: the pages' server-sent events
   eventRoutes(app, deps);
 }

@@ -24,8 +24,9 @@ export function refuseFormsWhileReadOnly(app: FastifyInstance, deps: WebDeps): v
   app.addHook('preHandler', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD' || request.is404) return;
     if (TAKEN_WHILE_READ_ONLY.has(request.routeOptions.url ?? '')) return;
-    if (!(await readSettings(deps.db)).readOnly) return;
+    const settings = await readSettings(deps.db);
+    if (!settings.readOnly) return;
     const session = await currentSession(request, deps);
-    return errorPage(reply, 403, READ_ONLY_MESSAGE, session ? viewerOf(session) : undefined);
+    return errorPage(reply, 403, READ_ONLY_MESSAGE, session ? viewerOf(session, settings) : undefined);
   });
 }

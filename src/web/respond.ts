@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readSettings } from '../core/settings.ts';
+import { readSettings, type WorkspaceSettings } from '../core/settings.ts';
 import type { Crumb } from './components/breadcrumbs.ts';
 import { takeFlash } from './flash.ts';
 import { html, type Html } from './html.ts';
@@ -11,14 +11,28 @@ export function sendPage(reply: FastifyReply, page: string, status = 200): Fasti
   return reply.code(status).type('text/html; charset=utf-8').send(page);
 }
 
-export function viewerOf(session: Session, nav: readonly NavItem[] | null = null): Viewer {
-  return { name: session.name, isAdmin: session.isAdmin, unread: session.unread, logoutCsrf: csrfToken(session.cookie, 'logout'), nav };
+export function viewerOf(
+  session: Session,
+  settings: Pick<WorkspaceSettings, 'readOnly'>,
+  nav: readonly NavItem[] | null = null,
+): Viewer {
+  return {
+    name: session.name,
+    isAdmin: session.isAdmin,
+    unread: session.unread,
+    logoutCsrf: csrfToken(session.cookie, 'logout'),
+    nav,
+    readOnly: settings.readOnly,
+  };
 }
 
-/** The member's header: the modules they may use (the switches, and the CRM's own roles). */
+/**
+ * The member's header: the modules they may use (the switches, and the CRM's own roles), and
+ * whether the workspace is read-only.
+ */
 export async function memberViewer(deps: WebDeps, session: Session): Promise<Viewer> {
   const settings = await readSettings(deps.db);
-  return viewerOf(session, navigation(await usableModules(deps.db, settings, session)));
+  return viewerOf(session, settings, navigation(await usableModules(deps.db, settings, session)));
 }
 
 export interface MemberPage extends PageOptions {
@@ -47,10 +61,10 @@ const HEADINGS: Record<number, string> = {
   500: 'Something went wrong on our side',
 };
 
-function errorBody(status: number, message: string, loggedIn: boolean): Html {
+function errorBody(status: number, message: string, loggedIn: boolean, help: Html | '' = ''): Html {
   const heading = HEADINGS[status] ?? HEADINGS[status >= 500 ? 500 : 400]!;
   const ways = loggedIn
-    ? html`<ul><li>Go to <a href="/">your home page</a>: your projects, boards and the tickets assigned to you.</li><li>Search for what you were looking for with the box at the top of the page.</li></ul>`
+    ? html`<ul>${help}<li>Go to <a href="/">your home page</a>: your projects, boards and the tickets assigned to you.</li><li>Search for what you were looking for with the box at the top of the page.</li></ul>`
     : html`<p><a href="/login">Log in</a> to find your way from your home page.</p>`;
   return html`<div class="card"><h1>${heading}</h1><p id="error-message">${message}</p><h2>Where to go from here</h2>${ways}</div>`;
 }
@@ -63,7 +77,10 @@ export function errorPage(reply: FastifyReply, status: number, message: string, 
   return sendPage(reply, layout(HEADINGS[status] ?? 'Error', errorBody(status, message, viewer !== undefined), viewer, { live: null }), status);
 }
 
-/** The same for a logged-in member's page: with their header, so every way on is one click away. */
+/**
+ * The same for a logged-in member's page: with their header, so every way on is one click away;
+ * `help` (list items) comes first among the ways on, where the page knows a better one.
+ */
 export async function memberErrorPage(
   reply: FastifyReply,
   deps: WebDeps,
@@ -71,7 +88,9 @@ export async function memberErrorPage(
   status: number,
   message: string,
   crumbs: readonly Crumb[] = [],
+  help: Html | '' = '',
 ): Promise<FastifyReply> {
   const viewer = await memberViewer(deps, session);
-  return sendPage(reply, layout(HEADINGS[status] ?? 'Error', errorBody(status, message, true), viewer, { crumbs }), status);
+  const body = errorBody(status, message, true, help);
+  return sendPage(reply, layout(HEADINGS[status] ?? 'Error', body, viewer, { crumbs }), status);
 }

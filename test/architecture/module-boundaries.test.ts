@@ -77,3 +77,28 @@ describe('module contract: the OAuth engine and the pages meet at one interface 
     expect(violations((from, to) => !from.startsWith('src/oauth/') && to.startsWith('src/oauth/') && to !== 'src/oauth/index.ts')).toEqual([]);
   });
 });
+
+// A page reaches a module only through its door, as everything outside the modules does (above).
+describe('the pages: a floor above the modules, one folder of src/web/pages/ per module', () => {
+  const pageFolder = (file: string): string | null => /^src\/web\/pages\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+  it('nothing below the pages imports them: only the app (src/app.ts) reaches src/web/', () => {
+    const outside = (from: string) => !from.startsWith('src/web/') && from !== 'src/app.ts';
+    expect(violations((from, to) => outside(from) && to.startsWith('src/web/'))).toEqual([]);
+  });
+
+  it('what the pages share (src/web/ outside pages/) imports no page, but the routes and the OAuth pages', () => {
+    const composers = ['src/web/plugin.ts', 'src/web/oauth-pages.ts'];
+    const shared = (from: string) => from.startsWith('src/web/') && pageFolder(from) === null && !composers.includes(from);
+    expect(violations((from, to) => shared(from) && pageFolder(to) !== null)).toEqual([]);
+  });
+
+  it('one module’s pages import no other module’s pages: what they share lives in src/web/', () => {
+    const crossing = (from: string, to: string) => pageFolder(to) !== null && pageFolder(from) !== pageFolder(to);
+    expect(violations((from, to) => pageFolder(from) !== null && crossing(from, to))).toEqual([]);
+  });
+
+  it('no page file lies loose in src/web/pages/', () => {
+    expect(files.filter(({ file }) => /^src\/web\/pages\/[^/]+\.ts$/.test(file)).map(({ file }) => file)).toEqual([]);
+  });
+});

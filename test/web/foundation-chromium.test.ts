@@ -101,7 +101,7 @@ describe('the header names every module that is on and that the member may use',
     await o.context.close();
   });
 
-  it('leaves out a module switched off, whose pages then answer a friendly 404', async () => {
+  it('leaves out a module switched off, whose pages then say so as the API does (403) and where to go', async () => {
     const admin = new FormBrowser(service);
     await admin.logIn('ada@example.com', 'ada-password');
     const settings = await admin.get('/admin/settings');
@@ -111,9 +111,12 @@ describe('the header names every module that is on and that the member may use',
       const m = await asMia();
       expect(await moduleLinks(m.page)).toEqual(['Projects', 'Boards', 'Time', 'CRM']);
       const off = await m.page.goto(at('/knowledge'));
-      expect(off?.status()).toBe(404);
-      expect(await m.page.getByRole('main').textContent()).toContain('The knowledge base is switched off in this workspace');
+      expect(off?.status()).toBe(403);
+      const main = await m.page.getByRole('main').textContent();
+      expect(main).toContain('The knowledge base module is switched off in this workspace');
+      expect(main).toContain('Ask an administrator to switch it on');
       expect(await m.page.getByRole('main').getByRole('link', { name: 'your home page' }).count()).toBe(1);
+      await expectAccessible(m.page, 'module switched off');
       await m.context.close();
     } finally {
       await admin.post('/admin/settings', { ...formFields(settings.text, '/admin/settings'), ...on, knowledge: 'on' });

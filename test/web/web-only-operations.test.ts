@@ -35,7 +35,17 @@ const webOnlyNames = () => [...registry.webOnly.map((op) => op.name), declaredHe
 describe('a web-only operation is absent from the OpenAPI document', () => {
   it('has no path, no operationId and no x-mcp-tool there, the service’s own and one declared in a test alike', async () => {
     expect(registry.webOnly.map((op) => op.name)).toEqual(
-      expect.arrayContaining(['watch_ticket', 'unwatch_ticket', 'mark_notification_read', 'mark_all_notifications_read']),
+      expect.arrayContaining([
+        'watch_ticket',
+        'unwatch_ticket',
+        'mark_notification_read',
+        'mark_all_notifications_read',
+        'set_email_notifications',
+        'restore_page',
+        'create_personal_token',
+        'revoke_personal_token',
+        'revoke_connection',
+      ]),
     );
     const reply = await service.request('GET', '/api/v1/openapi.json');
     expect(reply.status).toBe(200);
@@ -75,5 +85,28 @@ describe('the registry refuses a web-only operation that claims a route or a too
   it('fails at start-up', () => {
     const claimed = { ...declaredHere, tool: 'declared_in_a_test' };
     expect(() => createRegistry([claimed])).toThrow(/web-only operation has no tool and no path/);
+  });
+});
+
+describe('only a web-only operation may be taken while the workspace is read-only (the AI agents page’s)', () => {
+  it('the service’s are those of personal tokens and connected applications', () => {
+    const taken = [...registry.byName.values()].filter((op) => op.takenWhileReadOnly).map((op) => op.name);
+    expect(taken.sort()).toEqual(['create_personal_token', 'revoke_connection', 'revoke_personal_token']);
+  });
+
+  it('the registry refuses an API operation that claims it, at start-up', () => {
+    const api = defineOperation({
+      name: 'api_in_a_test',
+      tool: null,
+      method: 'POST',
+      path: '/api-in-a-test',
+      module: 'crm',
+      access: 'write',
+      summary: 'An API operation',
+      description: 'Claims what only a web-only operation may.',
+      response: Type.Object({}),
+      handler: async () => ({}),
+    });
+    expect(() => createRegistry([{ ...api, takenWhileReadOnly: true }])).toThrow(/only a web-only operation is taken while the workspace is read-only/);
   });
 });

@@ -11,8 +11,8 @@ export const knowledgeModule: ModuleDefinition<WorkspaceSectionHandler> = {
   workspaceSections: [spacesSection],
 };
 
-// The trash page of the web app (space managers restore deleted pages).
-export { restorePage, trash } from './write.ts';
+// A space's trash as its page lists it (space managers; restore_page brings a page back).
+export { trash } from './write.ts';
 
 // What the pages read of the knowledge base, run through its operations (list_spaces, get_page_tree, get_page, search_pages).
 export type { Page, PageSummary, PageTree, SearchResult as PageSearchResult, Space, SpaceList } from './schemas.ts';

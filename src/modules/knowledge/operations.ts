@@ -1,7 +1,20 @@
 import { defineOperation } from '../../core/operation.ts';
 import { getPage, listSpaces, pageTree, searchPages } from './read.ts';
-import { CreatePageBody, MovePageBody, Page, PageParams, PageSummary, PageTree, SearchQuery, SearchResult, SpaceList, SpaceParams, UpdatePageBody } from './schemas.ts';
-import { archivePage, createPage, movePage, updatePage } from './write.ts';
+import {
+  CreatePageBody,
+  MovePageBody,
+  Page,
+  PageParams,
+  PageSummary,
+  PageTree,
+  SearchQuery,
+  SearchResult,
+  SpaceList,
+  SpaceParams,
+  TrashedPageParams,
+  UpdatePageBody,
+} from './schemas.ts';
+import { archivePage, createPage, movePage, restorePage, updatePage } from './write.ts';
 
 const WRITE_RULE =
   'Needs can_edit in the space (list_spaces) and the page\'s edit restrictions; in a git space only `published` changes (422 `git_space`).';
@@ -140,6 +153,21 @@ export const archivePageOperation = defineOperation({
   handler: (ctx, input) => archivePage(ctx, input.space, input.page),
 });
 
+// A deleted page comes back only in the browser (spec 3.5): web-only, never a route or a tool.
+export const restorePageOperation = defineOperation({
+  name: 'restore_page',
+  doors: 'web',
+  module: 'knowledge',
+  access: 'write',
+  summary: 'Restore a page from the trash',
+  description:
+    'Brings a deleted page back from its space’s trash with the pages deleted together with it; under a parent still deleted, to the top. Needs knowledge:manage in the space.',
+  params: TrashedPageParams,
+  response: PageSummary,
+  errors: ['not_found', 'forbidden', 'invalid'],
+  handler: (ctx, input) => restorePage(ctx, input.space, input.page),
+});
+
 export const knowledgeOperations = [
   listSpacesOperation,
   getPageTreeOperation,
@@ -149,4 +177,5 @@ export const knowledgeOperations = [
   updatePageOperation,
   movePageOperation,
   archivePageOperation,
+  restorePageOperation,
 ];

@@ -79,6 +79,11 @@ const PageRef = Type.String({ minLength: 1, maxLength: 255, description: 'slug o
 
 export const SpaceParams = Type.Object({ space: SpaceKey });
 export const PageParams = Type.Object({ space: SpaceKey, page: PageRef });
+/** A page in the trash, by id: its slug may name it nowhere else, but the trash lists pages by id. */
+export const TrashedPageParams = Type.Object({
+  space: SpaceKey,
+  page: Type.String({ format: 'uuid', description: 'the deleted page’s id' }),
+});
 
 export const SearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 500, description: 'words, all required (each also as a beginning)' }),

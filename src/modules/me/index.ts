@@ -2,11 +2,15 @@ import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { meOperations } from './operations.ts';
 
-/** GET /me: who a connection acts for; and, on the pages only, marking the member's notifications read. */
+/**
+ * GET /me: who a connection acts for; and, on the pages only, the member's own things: marking
+ * notifications read, the email choice, personal tokens and connected applications.
+ */
 export const meModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'me',
   operations: meOperations,
 };
 
-// The answer of the notifications page's Mark read (web-only operations).
-export type { UnreadCount } from './notifications.ts';
+// The answers of the member's web-only operations, for the pages that run them.
+export type { EmailNotifications, UnreadCount } from './notifications.ts';
+export type { NewToken, Revoked } from './tokens.ts';

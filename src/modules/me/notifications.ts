@@ -2,13 +2,19 @@ import { Type, type Static } from 'typebox';
 import type { Context } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
-import { countUnread, markAllRead, markRead } from '../../notifications/inbox.ts';
+import { countUnread, markAllRead, markRead, setEmailWanted } from '../../notifications/inbox.ts';
 
 /** What is left unread after marking: the header's count. */
 export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) });
 export type UnreadCount = Static<typeof UnreadCount>;
 
 const NotificationParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+/** Whether each notification also comes by email: the member's choice on their notifications page. */
+export const EmailNotifications = Type.Object({
+  email: Type.Boolean({ description: 'also send each notification by email' }),
+});
+export type EmailNotifications = Static<typeof EmailNotifications>;
 
 async function markOne(ctx: Context, id: string): Promise<UnreadCount> {
   // another member's notification is no more there than one that never was
@@ -42,5 +48,20 @@ export const markAllNotificationsReadOperation = defineOperation({
   handler: async (ctx) => {
     await markAllRead(ctx.db, ctx.actor.memberId, ctx.now());
     return { unread: 0 };
+  },
+});
+
+export const setEmailNotificationsOperation = defineOperation({
+  name: 'set_email_notifications',
+  doors: 'web',
+  module: 'core',
+  access: 'write',
+  summary: 'Email my notifications, or stop',
+  description: 'Whether each of the member’s notifications is also sent to them by email. Turned off, what is still queued is not sent.',
+  body: EmailNotifications,
+  response: EmailNotifications,
+  handler: async (ctx, input) => {
+    await setEmailWanted(ctx.db, ctx.actor.memberId, input.email);
+    return { email: input.email };
   },
 });

@@ -2,7 +2,12 @@ import { Type } from 'typebox';
 import { defineOperation } from '../../core/operation.ts';
 import { shared, StringEnum } from '../../core/schema-kit.ts';
 import { Person } from '../../core/shapes.ts';
-import { markAllNotificationsReadOperation, markNotificationReadOperation } from './notifications.ts';
+import {
+  markAllNotificationsReadOperation,
+  markNotificationReadOperation,
+  setEmailNotificationsOperation,
+} from './notifications.ts';
+import { createPersonalTokenOperation, revokeConnectionOperation, revokePersonalTokenOperation } from './tokens.ts';
 
 export const Me = shared(
   'Me',
@@ -32,4 +37,12 @@ export const whoamiOperation = defineOperation({
   }),
 });
 
-export const meOperations = [whoamiOperation, markNotificationReadOperation, markAllNotificationsReadOperation];
+export const meOperations = [
+  whoamiOperation,
+  markNotificationReadOperation,
+  markAllNotificationsReadOperation,
+  setEmailNotificationsOperation,
+  createPersonalTokenOperation,
+  revokePersonalTokenOperation,
+  revokeConnectionOperation,
+];

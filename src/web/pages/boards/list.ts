@@ -7,7 +7,7 @@ import { moduleOpen } from '../../module-gate.ts';
 import { readContext } from '../../read-context.ts';
 import { sendMemberPage } from '../../respond.ts';
 import type { PagesDeps } from '../../session.ts';
-import { requireSession } from '../guard.ts';
+import { requireSession } from '../../require-session.ts';
 
 /** /boards: the boards drawing from projects the member can see (GET /boards), each a link. */
 export function boardListRoutes(app: FastifyInstance, deps: PagesDeps): void {

@@ -3,16 +3,16 @@ import type { Company, CompanyDetail, CompanyList, Contact, ContactDetail, Conta
 import { runAsMember } from '../../actions.ts';
 import { emptyState, table } from '../../components/index.ts';
 import { html, type Html } from '../../html.ts';
+import { contactHref } from '../../links.ts';
 import { moduleOpen } from '../../module-gate.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
 import { renderRichText } from '../../rich-text.ts';
 import type { PagesDeps } from '../../session.ts';
-import { requireSession } from '../guard.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 20;
 const CRM = { label: 'CRM', href: '/crm' };
 
-export const contactHref = (id: string) => `/crm/contacts/${id}`;
 const companyHref = (id: string) => `/crm/companies/${id}`;
 const stage = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 

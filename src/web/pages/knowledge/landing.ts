@@ -8,9 +8,8 @@ import { moduleOpen } from '../../module-gate.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
 import { renderRichText } from '../../rich-text.ts';
 import type { PagesDeps } from '../../session.ts';
-import { requireSession } from '../guard.ts';
-
-export const pageHref = (space: string, slug: string) => `/knowledge/${encodeURIComponent(space)}/pages/${encodeURIComponent(slug)}`;
+import { pageHref } from '../../links.ts';
+import { requireSession } from '../../require-session.ts';
 
 /** A space's page tree as nested lists (the tree comes in tree order, each page with its depth). */
 function tree(space: string, pages: PageTree['pages']): Html {

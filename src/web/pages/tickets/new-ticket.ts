@@ -9,7 +9,7 @@ import { ticketHref } from '../../links.ts';
 import { readContext } from '../../read-context.ts';
 import { sendMemberPage } from '../../respond.ts';
 import type { PagesDeps, Session } from '../../session.ts';
-import { requireSession } from '../guard.ts';
+import { requireSession } from '../../require-session.ts';
 
 const ACTION = '/tickets/new';
 const FIELDS = ['project', 'type', 'summary', 'description', 'priority'];

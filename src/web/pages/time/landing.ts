@@ -8,7 +8,7 @@ import { projectLink, ticketLink } from '../../links.ts';
 import { moduleOpen } from '../../module-gate.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
 import type { PagesDeps } from '../../session.ts';
-import { requireSession } from '../guard.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 20;
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { describeChanges } from '../changes.ts';
-import { emptyState } from '../components/index.ts';
-import { shownTime } from '../format.ts';
-import { html } from '../html.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { WebDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
+import { describeChanges } from '../../changes.ts';
+import { emptyState } from '../../components/index.ts';
+import { shownTime } from '../../format.ts';
+import { html } from '../../html.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { WebDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 200;
 

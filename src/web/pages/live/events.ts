@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
-import { getBoard } from '../../modules/boards/index.ts';
-import { getTicket } from '../../modules/tickets/index.ts';
-import type { ChangeEvent } from '../../notifications/live-events.ts';
-import { requireModuleOn } from '../module-switch.ts';
-import { readContext } from '../read-context.ts';
-import { currentSession, type Session, type PagesDeps, type WebDeps } from '../session.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { getBoard } from '../../../modules/boards/index.ts';
+import { getTicket } from '../../../modules/tickets/index.ts';
+import type { ChangeEvent } from '../../../notifications/live-events.ts';
+import { moduleRefusal } from '../../module-gate.ts';
+import { readContext } from '../../read-context.ts';
+import { currentSession, type Session, type PagesDeps, type WebDeps } from '../../session.ts';
 import { batchedStreamChecks } from './stream-checks.ts';
 
 /** Open streams one member may hold (tabs); one more is refused so a runaway page cannot hold the node's connections. */
@@ -27,7 +27,8 @@ async function interestIn(topic: string, deps: WebDeps, session: Session, reques
   }
   const board = /^board:([1-9]\d{0,8})$/.exec(topic);
   if (board) {
-    requireModuleOn(ctx.settings, 'boards');
+    const refusal = await moduleRefusal(deps, ctx.settings, session, 'boards');
+    if (refusal) throw refusal;
     const projects = new Set((await getBoard(ctx, Number(board[1]))).projects);
     return (event) => event.ticket !== undefined && projects.has(event.ticket.projectKey);
   }

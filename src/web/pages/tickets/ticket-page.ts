@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { formatDuration } from '../../core/durations.ts';
-import { ApiError } from '../../core/errors.ts';
-import { visibleProjects } from '../../modules/projects/index.ts';
-import { getTicket, isWatching } from '../../modules/tickets/index.ts';
-import type { TicketDetail, WatchState } from '../../modules/tickets/index.ts';
-import { acceptPost, answerDone, answerRefused, runAsMember } from '../actions.ts';
-import { button, form } from '../components/index.ts';
-import { fieldLabel, shownTime } from '../format.ts';
-import { html, type Html } from '../html.ts';
-import { personLink, projectLink, ticketHref, ticketLink } from '../links.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import { readContext } from '../read-context.ts';
-import { renderRichText } from '../rich-text.ts';
-import type { PagesDeps, Session } from '../session.ts';
-import { requireSession } from './guard.ts';
+import { formatDuration } from '../../../core/durations.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { visibleProjects } from '../../../modules/projects/index.ts';
+import { getTicket, isWatching } from '../../../modules/tickets/index.ts';
+import type { TicketDetail, WatchState } from '../../../modules/tickets/index.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
+import { button, form } from '../../components/index.ts';
+import { fieldLabel, shownTime } from '../../format.ts';
+import { html, type Html } from '../../html.ts';
+import { personLink, projectLink, ticketHref, ticketLink } from '../../links.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import { readContext } from '../../read-context.ts';
+import { renderRichText } from '../../rich-text.ts';
+import type { PagesDeps, Session } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 /**
  * The member's Watch button: runs watch_ticket or unwatch_ticket (web-only operations); with
@@ -80,7 +80,7 @@ ${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul id="subtasks">${ticket.sub
  * /browse/:key: the ticket page behind the same log-in (the `url` field of a ticket): read-only
  * but for the member's own Watch button; it updates while open.
  */
-export function browseRoutes(app: FastifyInstance, deps: PagesDeps): void {
+export function ticketRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/browse/:key', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { currentSession, type Session, type WebDeps } from '../session.ts';
+import { currentSession, type Session, type WebDeps } from './session.ts';
 
 /** The logged-in member, or null after sending the browser to log in (and back here after). */
 export async function requireSession(request: FastifyRequest, reply: FastifyReply, deps: WebDeps): Promise<Session | null> {

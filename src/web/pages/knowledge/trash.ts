@@ -1,30 +1,29 @@
-import { isUuid } from '../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
-import { restorePage, trash } from '../../modules/knowledge/index.ts';
-import { acceptPost, answerDone, answerRefused } from '../actions.ts';
-import { button, emptyState, form } from '../components/index.ts';
-import { shownTime } from '../format.ts';
-import { html } from '../html.ts';
-import { requireModuleOn } from '../module-switch.ts';
-import { readContext } from '../read-context.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { PagesDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { trash, type PageSummary } from '../../../modules/knowledge/index.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
+import { button, emptyState, form } from '../../components/index.ts';
+import { shownTime } from '../../format.ts';
+import { html } from '../../html.ts';
+import { moduleOpen } from '../../module-gate.ts';
+import { readContext } from '../../read-context.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { PagesDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 /**
  * /knowledge/:space/trash: a space's deleted pages, for those who manage it (spec 3.5), each
- * with Restore: the page and what was deleted with it come back. With the knowledge base switched
- * off it shows and restores nothing, as the API does.
+ * with Restore (the operation restore_page): the page and what was deleted with it come back.
+ * With the knowledge base switched off it shows and restores nothing, as the API does.
  */
 export function knowledgeTrashRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/knowledge/:space/trash', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
+    if (!(await moduleOpen(reply, deps, session, 'knowledge'))) return reply;
     const { space } = request.params as { space: string };
     try {
       const ctx = await readContext(deps, session, request.id, request.log);
-      requireModuleOn(ctx.settings, 'knowledge');
       const bin = await trash(ctx, space);
       const restore = (id: string, title: string) =>
         form(session, `/knowledge/${bin.space}/trash/${id}/restore`, button('Restore', { label: `Restore ${title}` }), { plain: true, className: 'inline' });
@@ -53,17 +52,11 @@ ${
     const post = await acceptPost(request, reply, deps);
     if (!post) return reply;
     const { space, page } = request.params as { space: string; page: string };
-    if (!isUuid(page)) return answerRefused(reply, deps, post, new ApiError('not_found', 'There is no such page in the trash.'));
-    try {
-      const ctx = await readContext(deps, post.session, request.id, request.log, 'write');
-      requireModuleOn(ctx.settings, 'knowledge');
-      // the member's grants are read before the transaction takes the embedded database's one connection
-      await ctx.ability.visibleProjectIds();
-      const restored = await ctx.db.transaction().execute((trx) => restorePage({ ...ctx, db: trx }, space, page));
-      return answerDone(reply, deps, post, { to: `/knowledge/${encodeURIComponent(space)}/trash`, flash: { kind: 'success', text: `Restored “${restored.title}”.` } });
-    } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return answerRefused(reply, deps, post, error);
-      throw error;
-    }
+    const restored = await runAsMember<PageSummary>(deps, post, 'restore_page', { params: { space, page } });
+    if (!restored.ok) return answerRefused(reply, deps, post, restored.error);
+    return answerDone(reply, deps, post, {
+      to: `/knowledge/${encodeURIComponent(space)}/trash`,
+      flash: { kind: 'success', text: `Restored “${restored.value.title}”.` },
+    });
   });
 }

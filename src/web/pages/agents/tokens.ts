@@ -1,20 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { createPersonalToken, DEFAULT_TOKEN_LIFETIME, revokeToken, TOKEN_LIFETIMES, type TokenLifetime } from '../../auth/personal-tokens.ts';
-import { accessOf, revokeConnection } from '../../oauth/index.ts';
-import type { Access } from '../../policy/ability.ts';
-import { acceptPost, answerDone, type PagePost } from '../actions.ts';
-import { button, emptyState, field, form, table } from '../components/index.ts';
-import { EMPTY_FORM, type FormState } from '../forms.ts';
-import { leaveFlash, takeFlash } from '../flash.ts';
-import { shownTime } from '../format.ts';
-import { html, type Html } from '../html.ts';
-import { sendMemberPage } from '../respond.ts';
-import type { PagesDeps, Session } from '../session.ts';
-import { requireSession } from './guard.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MAX_NAME = 100;
+import { DEFAULT_TOKEN_LIFETIME, TOKEN_LIFETIMES } from '../../../auth/personal-tokens.ts';
+import type { NewToken, Revoked } from '../../../modules/me/index.ts';
+import { accessOf } from '../../../oauth/index.ts';
+import type { Access } from '../../../policy/ability.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
+import { button, emptyState, field, form, table } from '../../components/index.ts';
+import { EMPTY_FORM, formInput, refusedForm, type FormState } from '../../forms.ts';
+import { leaveFlash, takeFlash } from '../../flash.ts';
+import { shownTime } from '../../format.ts';
+import { html, type Html } from '../../html.ts';
+import { sendMemberPage } from '../../respond.ts';
+import type { PagesDeps, Session } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 export function accessWords(access: Access): string {
   return access === 'write' ? 'Read and change' : 'Read';
@@ -119,12 +117,6 @@ async function showAgents(request: FastifyRequest, reply: FastifyReply, deps: Pa
   );
 }
 
-function parseLifetime(raw: unknown): TokenLifetime | undefined {
-  if (raw === 'none') return null;
-  const days = Number(raw);
-  return (TOKEN_LIFETIMES as readonly number[]).includes(days) ? (days as TokenLifetime) : undefined;
-}
-
 /** The member's AI agents page (spec 5.1): personal tokens and connected applications. */
 export function agentsRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/agents', async (request, reply) => {
@@ -136,49 +128,34 @@ export function agentsRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.post('/agents/tokens', async (request, reply) => {
     const post = await acceptPost(request, reply, deps);
     if (!post) return reply;
-    const { values } = post;
-    const name = typeof values.name === 'string' ? values.name.trim() : '';
-    const access = values.access === 'write' ? 'write' : values.access === 'read' ? 'read' : undefined;
-    const lifetimeDays = parseLifetime(values.lifetime);
-    const errors: Record<string, string> = {};
-    if (!name || name.length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(name)) errors.name = `Give the token a name of up to ${MAX_NAME} characters.`;
-    if (!access) errors.access = 'Choose Read or Read and change.';
-    if (lifetimeDays === undefined) errors.lifetime = 'Choose a lifetime from the list.';
-    if (!access || lifetimeDays === undefined || errors.name) return showAgents(request, reply, deps, post.session, { values, errors, problem: null }, 422);
-    const token = await createPersonalToken(deps.db, { memberId: post.session.memberId, name, access, lifetimeDays });
+    const body = formInput(deps.registry.byName.get('create_personal_token')!.body!, post.values);
+    const made = await runAsMember<NewToken>(deps, post, 'create_personal_token', { body });
+    if (!made.ok) {
+      const state = refusedForm(made.error, post.values, ['name', 'access', 'lifetime']);
+      return answerRefused(reply, deps, post, made.error, {
+        page: (status) => showAgents(request, reply, deps, post.session, state, status),
+      });
+    }
     // Redirect after POST, so a reload cannot make a second token; the secret waits for the next
     // page of this session only (never in the URL), and is gone once shown.
-    await leaveFlash(deps, reply, post.session, { kind: 'token-created', name, secret: token.secret });
+    const { name, secret } = made.value;
+    await leaveFlash(deps, reply, post.session, { kind: 'token-created', name, secret });
     return reply.redirect('/agents', 303);
   });
 
-  /** A revoke button's form: the member's own session and this form's CSRF token, or nothing happens. */
-  const revokeRoute = (path: string, revoke: (post: PagePost, id: string) => Promise<string | null>) =>
+  /** A Revoke button: its operation, said as done, or as done already. */
+  const revokeRoute = (path: string, operation: 'revoke_personal_token' | 'revoke_connection') =>
     app.post(path, async (request, reply) => {
       const post = await acceptPost(request, reply, deps);
       if (!post) return reply;
       const { id } = request.params as { id: string };
-      const revoked = UUID.test(id) ? await revoke(post, id) : null;
-      return answerDone(reply, deps, post, { to: '/agents', flash: { kind: 'success', text: revoked ? `Revoked ${revoked}.` : 'Nothing to revoke: it was revoked already.' } });
+      const outcome = await runAsMember<Revoked>(deps, post, operation, { params: { id } });
+      if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
+      const { name, revoked } = outcome.value;
+      const text = revoked ? `Revoked “${name}”.` : `Nothing to revoke: “${name}” was revoked already.`;
+      return answerDone(reply, deps, post, { to: '/agents', flash: { kind: 'success', text } });
     });
 
-  revokeRoute('/agents/tokens/:id/revoke', async (post, id) => {
-    const token = await deps.db.selectFrom('tokens').select('name').where('id', '=', id).where('member_id', '=', post.session.memberId).where('revoked_at', 'is', null).executeTakeFirst();
-    await revokeToken(deps.db, post.session.memberId, id);
-    return token ? `“${token.name}”` : null;
-  });
-
-  revokeRoute('/agents/connections/:id/revoke', async (post, id) => {
-    const grant = await deps.db
-      .selectFrom('oauth_grants as g')
-      .innerJoin('oauth_clients as c', 'c.client_id', 'g.client_id')
-      .select(['g.id', 'c.client_name'])
-      .where('g.id', '=', id)
-      .where('g.member_id', '=', post.session.memberId)
-      .where('g.revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!grant) return null;
-    await revokeConnection(deps.db, grant.id);
-    return `“${grant.client_name ?? 'the application'}”`;
-  });
+  revokeRoute('/agents/tokens/:id/revoke', 'revoke_personal_token');
+  revokeRoute('/agents/connections/:id/revoke', 'revoke_connection');
 }

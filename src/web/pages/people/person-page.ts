@@ -1,13 +1,13 @@
-import { isUuid } from '../../core/schema-kit.ts';
+import { isUuid } from '../../../core/schema-kit.ts';
 import type { FastifyInstance } from 'fastify';
-import { membersNamed } from '../../core/people.ts';
-import { searchTickets } from '../../modules/tickets/index.ts';
-import { html } from '../html.ts';
-import { readContext } from '../read-context.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { WebDeps } from '../session.ts';
-import { ticketList } from '../ticket-list.ts';
-import { requireSession } from './guard.ts';
+import { membersNamed } from '../../../core/people.ts';
+import { searchTickets } from '../../../modules/tickets/index.ts';
+import { html } from '../../html.ts';
+import { readContext } from '../../read-context.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { WebDeps } from '../../session.ts';
+import { ticketList } from '../../ticket-list.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 50;
 

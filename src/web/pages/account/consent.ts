@@ -1,7 +1,7 @@
-import type { Access } from '../../policy/ability.ts';
-import { button } from '../components/index.ts';
-import { html } from '../html.ts';
-import { layout, type Viewer } from '../layout.ts';
+import type { Access } from '../../../policy/ability.ts';
+import { button } from '../../components/index.ts';
+import { html } from '../../html.ts';
+import { layout, type Viewer } from '../../layout.ts';
 
 export interface ConsentView {
   consentId: string;

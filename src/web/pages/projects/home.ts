@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { listBoards } from '../../modules/boards/index.ts';
-import { visibleProjects } from '../../modules/projects/index.ts';
-import { searchTickets } from '../../modules/tickets/index.ts';
-import { html } from '../html.ts';
-import { boardLink, projectLink } from '../links.ts';
-import { readContext } from '../read-context.ts';
-import { emptyState, linkButton } from '../components/index.ts';
-import { sendMemberPage } from '../respond.ts';
-import { currentSession, type WebDeps } from '../session.ts';
-import { ticketList } from '../ticket-list.ts';
+import { listBoards } from '../../../modules/boards/index.ts';
+import { visibleProjects } from '../../../modules/projects/index.ts';
+import { searchTickets } from '../../../modules/tickets/index.ts';
+import { html } from '../../html.ts';
+import { boardLink, projectLink } from '../../links.ts';
+import { readContext } from '../../read-context.ts';
+import { emptyState, linkButton } from '../../components/index.ts';
+import { sendMemberPage } from '../../respond.ts';
+import { currentSession, type WebDeps } from '../../session.ts';
+import { ticketList } from '../../ticket-list.ts';
 
 const ASSIGNED_SHOWN = 50;
 

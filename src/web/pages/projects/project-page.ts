@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../core/errors.ts';
-import { listBoards } from '../../modules/boards/index.ts';
-import { describeProject } from '../../modules/projects/index.ts';
-import { searchTickets } from '../../modules/tickets/index.ts';
-import { html } from '../html.ts';
-import { boardLink } from '../links.ts';
-import { readContext } from '../read-context.ts';
-import { linkButton } from '../components/index.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { WebDeps } from '../session.ts';
-import { ticketList } from '../ticket-list.ts';
-import { requireSession } from './guard.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { listBoards } from '../../../modules/boards/index.ts';
+import { describeProject } from '../../../modules/projects/index.ts';
+import { searchTickets } from '../../../modules/tickets/index.ts';
+import { html } from '../../html.ts';
+import { boardLink } from '../../links.ts';
+import { readContext } from '../../read-context.ts';
+import { linkButton } from '../../components/index.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { WebDeps } from '../../session.ts';
+import { ticketList } from '../../ticket-list.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 50;
 

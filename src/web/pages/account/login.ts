@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { verifyPassword } from '../../auth/passwords.ts';
-import { button, field, flashMessage } from '../components/index.ts';
-import { html } from '../html.ts';
-import { layout } from '../layout.ts';
-import type { LoginThrottle } from '../login-throttle.ts';
-import { csrfMatches, csrfToken, currentSession, endSession, foreignOrigin, preSession, preSessionCookie, startSession, type WebDeps } from '../session.ts';
-import { errorPage, sendPage } from '../respond.ts';
+import { verifyPassword } from '../../../auth/passwords.ts';
+import { button, field, flashMessage } from '../../components/index.ts';
+import { html } from '../../html.ts';
+import { layout } from '../../layout.ts';
+import type { LoginThrottle } from '../../login-throttle.ts';
+import { csrfMatches, csrfToken, currentSession, endSession, foreignOrigin, preSession, preSessionCookie, startSession, type WebDeps } from '../../session.ts';
+import { errorPage, sendPage } from '../../respond.ts';
 
 /** Where to go after logging in: a path on this site only, never another host (no open redirect); else the home page. */
 export function safeReturnTo(raw: unknown): string {

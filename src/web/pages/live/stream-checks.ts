@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { recordVisibleSql } from '../../core/visibility.ts';
-import { visibilities } from '../../modules/index.ts';
-import { unreadCountSql } from '../../notifications/inbox.ts';
-import type { DB } from '../../storage/schema.ts';
+import { recordVisibleSql } from '../../../core/visibility.ts';
+import { visibilities } from '../../../modules/index.ts';
+import { unreadCountSql } from '../../../notifications/inbox.ts';
+import type { DB } from '../../../storage/schema.ts';
 
 /** A record a stream would tell its member of: the changed ticket its page shows. */
 export interface StreamRecord {

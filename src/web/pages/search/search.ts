@@ -1,21 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { listBoards } from '../../modules/boards/index.ts';
-import type { ContactList } from '../../modules/crm/index.ts';
-import type { PageSearchResult } from '../../modules/knowledge/index.ts';
-import type { TicketSearchResult } from '../../modules/tickets/index.ts';
-import { readSettings } from '../../core/settings.ts';
-import { runAsMember, type Outcome } from '../actions.ts';
-import { emptyState } from '../components/index.ts';
-import { html, type Html } from '../html.ts';
-import { ticketHref } from '../links.ts';
-import { usableModules, type ModuleSection } from '../navigation.ts';
-import { readContext } from '../read-context.ts';
-import { sendMemberPage } from '../respond.ts';
-import type { PagesDeps, Session } from '../session.ts';
-import { contactHref } from './crm/landing.ts';
-import { requireSession } from './guard.ts';
-import { pageHref } from './knowledge/landing.ts';
+import { listBoards } from '../../../modules/boards/index.ts';
+import type { ContactList } from '../../../modules/crm/index.ts';
+import type { PageSearchResult } from '../../../modules/knowledge/index.ts';
+import type { TicketSearchResult } from '../../../modules/tickets/index.ts';
+import { readSettings } from '../../../core/settings.ts';
+import { runAsMember, type Outcome } from '../../actions.ts';
+import { emptyState } from '../../components/index.ts';
+import { html, type Html } from '../../html.ts';
+import { boardHref, contactHref, pageHref, ticketHref } from '../../links.ts';
+import { usableModules, type ModuleSection } from '../../navigation.ts';
+import { readContext } from '../../read-context.ts';
+import { sendMemberPage } from '../../respond.ts';
+import type { PagesDeps, Session } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 const SHOWN = 20;
 const IN_PALETTE = 5;
@@ -88,7 +86,7 @@ ${found.usable.has('crm') ? section('Contacts', 'found-contacts', found.contacts
       if (found.usable.has('boards')) {
         const words = q.toLowerCase();
         const boards = await listBoards(await readContext(deps, session, request.id, request.log));
-        for (const b of boards.filter((b) => b.name.toLowerCase().includes(words) || String(b.number) === words).slice(0, IN_PALETTE)) item('Board', `/boards/${b.number}`, b.name);
+        for (const b of boards.filter((b) => b.name.toLowerCase().includes(words) || String(b.number) === words).slice(0, IN_PALETTE)) item('Board', boardHref(b.number), b.name);
       }
       for (const p of found.pages) item('Page', pageHref(p.space, p.slug), p.title);
       const like = q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);

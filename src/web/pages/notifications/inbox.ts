@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { UnreadCount } from '../../modules/me/index.ts';
-import { emailWanted, inbox, setEmailWanted, type InboxEntry } from '../../notifications/inbox.ts';
-import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../actions.ts';
-import { button, emptyState, field, form } from '../components/index.ts';
-import { shownTime } from '../format.ts';
-import { html, Html } from '../html.ts';
-import { sendMemberPage } from '../respond.ts';
-import type { PagesDeps, Session } from '../session.ts';
-import { requireSession } from './guard.ts';
+import type { EmailNotifications, UnreadCount } from '../../../modules/me/index.ts';
+import { emailWanted, inbox, type InboxEntry } from '../../../notifications/inbox.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../../actions.ts';
+import { button, emptyState, field, form } from '../../components/index.ts';
+import { shownTime } from '../../format.ts';
+import { html, Html } from '../../html.ts';
+import { sendMemberPage } from '../../respond.ts';
+import type { PagesDeps, Session } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 function row(session: Session, entry: InboxEntry): Html {
   const by = entry.by ? html`${entry.by}${entry.via ? html` <span class="muted">through ${entry.via}</span>` : ''}` : html`<span class="muted">Atrium</span>`;
@@ -91,11 +91,13 @@ export function notificationRoutes(app: FastifyInstance, deps: PagesDeps): void 
     });
   });
 
-  // a preference of the member's, kept beside the list: not an operation of any module
   app.post('/notifications/email', async (request, reply) => {
     const post = await acceptPost(request, reply, deps);
     if (!post) return reply;
-    await setEmailWanted(deps.db, post.session.memberId, post.values.email === 'on');
+    // a checkbox left unticked sends nothing: that is the answer no
+    const body = { email: post.values.email === 'on' };
+    const outcome = await runAsMember<EmailNotifications>(deps, post, 'set_email_notifications', { body });
+    if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
     return answerDone(reply, deps, post, { to: '/notifications', flash: { kind: 'success', text: 'Saved.' } });
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { writeAudit } from '../../core/audit.ts';
+import { writeAudit } from '../../../core/audit.ts';
 import {
   MODULE_LABELS,
   MODULE_SWITCHES,
@@ -12,14 +12,14 @@ import {
   type SettingSwitch,
   type SwitchableModule,
   type WorkspaceSettings,
-} from '../../core/settings.ts';
-import { acceptPost } from '../actions.ts';
-import { button, form } from '../components/index.ts';
-import { html, type Html } from '../html.ts';
-import { builtModules } from '../module-availability.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { PagesDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
+} from '../../../core/settings.ts';
+import { acceptPost } from '../../actions.ts';
+import { button, form } from '../../components/index.ts';
+import { html, type Html } from '../../html.ts';
+import { builtModules } from '../../module-availability.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { PagesDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 const LABELS: Record<SettingSwitch, string> = {
   rest_api: 'REST API (/api/v1)',

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../../core/context.ts';
-import { ApiError } from '../../core/errors.ts';
-import { getBoard, listSprints } from '../../modules/boards/index.ts';
-import type { BoardDetail, SprintList } from '../../modules/boards/index.ts';
-import { html, type Html } from '../html.ts';
-import { personLink, projectLink, ticketLink } from '../links.ts';
-import { requireModuleOn } from '../module-switch.ts';
-import { readContext } from '../read-context.ts';
-import { memberErrorPage, sendMemberPage } from '../respond.ts';
-import type { WebDeps } from '../session.ts';
-import { requireSession } from './guard.ts';
+import type { Context } from '../../../core/context.ts';
+import { ApiError } from '../../../core/errors.ts';
+import { getBoard, listSprints } from '../../../modules/boards/index.ts';
+import type { BoardDetail, SprintList } from '../../../modules/boards/index.ts';
+import { html, type Html } from '../../html.ts';
+import { personLink, projectLink, ticketLink } from '../../links.ts';
+import { moduleOpen } from '../../module-gate.ts';
+import { readContext } from '../../read-context.ts';
+import { memberErrorPage, sendMemberPage } from '../../respond.ts';
+import type { WebDeps } from '../../session.ts';
+import { requireSession } from '../../require-session.ts';
 
 function limits(column: BoardDetail['columns'][number]): string {
   if (column.min === null && column.max === null) return '';
@@ -51,13 +51,13 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/boards/:number', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
+    if (!(await moduleOpen(reply, deps, session, 'boards'))) return reply;
     const number = Number((request.params as { number: string }).number);
     if (!Number.isInteger(number) || number < 1) return memberErrorPage(reply, deps, session, 404, 'There is no board with this number.', [{ label: 'Boards', href: '/boards' }]);
     const given = (request.query as { sprint?: unknown }).sprint;
     const sprint = typeof given === 'string' && given.trim() !== '' ? given : undefined;
     try {
       const ctx = await readContext(deps, session, request.id, request.log);
-      requireModuleOn(ctx.settings, 'boards');
       const board = await getBoard(ctx, number, sprint);
       const sprints = await sprintsOf(ctx, number, board);
       const picker = sprints.length ? sprintPicker(number, board, sprints) : '';
