@@ -1,6 +1,6 @@
 import MarkdownIt, { type MarkdownIt as Markdown, type StateCore, type Token } from 'markdown-it';
 
-/** `[ ]`, `[x]` or `[X]` opening a list item's first paragraph, then whitespace and the item's words (GFM task lists). */
+/** `[ ]`, `[x]` or `[X]` opening a list item's first paragraph, then whitespace and its words (GFM task lists). */
 const TASK = /^\[([ xX])\][ \t]+(?=\S)/;
 
 /**
@@ -11,7 +11,8 @@ function taskLists(state: StateCore): void {
   const tokens = state.tokens;
   for (let i = 2; i < tokens.length; i += 1) {
     const inline = tokens[i]!;
-    if (inline.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i - 2]!.type !== 'list_item_open') continue;
+    const opensItem = tokens[i - 1]!.type === 'paragraph_open' && tokens[i - 2]!.type === 'list_item_open';
+    if (inline.type !== 'inline' || !opensItem) continue;
     const first = inline.children?.[0];
     const marker = first?.type === 'text' ? TASK.exec(first.content) : null;
     if (!first || !marker) continue;
@@ -34,7 +35,7 @@ export function markdownReader(options: { html: boolean; linkify: boolean }): Ma
   return reader;
 }
 
-/** One reader for every text the service reads for its words: markdown-it holds no state of a document between parses. */
+/** One reader for every text read for its words: markdown-it holds no state of a document between parses. */
 const reader = markdownReader({ html: true, linkify: false });
 
 /** A Markdown text's tokens: blocks, each `inline` one holding its inline tokens as children. */

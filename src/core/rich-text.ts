@@ -42,12 +42,14 @@ function inlineWords(children: readonly Token[]): string {
   return words;
 }
 
+const VERBATIM = new Set(['fence', 'code_block', 'html_block']);
+
 /** Markdown's words: each paragraph, heading, table cell, code block and raw HTML block on a line of its own. */
 function markdownWords(markdown: string): string {
   const blocks: string[] = [];
   for (const token of markdownTokens(markdown)) {
     if (token.type === 'inline') blocks.push(inlineWords(token.children ?? []));
-    else if (token.type === 'fence' || token.type === 'code_block' || token.type === 'html_block') blocks.push(token.content.replace(/\n$/, ''));
+    else if (VERBATIM.has(token.type)) blocks.push(token.content.replace(/\n$/, ''));
   }
   return blocks.filter((b) => b.trim() !== '').join('\n');
 }

@@ -17,8 +17,10 @@ beforeAll(async () => {
 afterAll(async () => service?.close());
 
 const get = (path: string) => service.request('GET', `/api/v1${path}`, { token: lee });
-const cardKeys = (board: { columns: { tickets: { key: string }[] }[] }) => board.columns.flatMap((c) => c.tickets.map((t) => t.key)).sort();
-const keysOf = (list: { key: string }[]) => list.map((t) => t.key).sort();
+type Listed = { key: string }[];
+const cardKeys = (board: { columns: { tickets: Listed }[] }) =>
+  board.columns.flatMap((c) => c.tickets.map((t) => t.key)).sort();
+const keysOf = (list: Listed) => list.map((t) => t.key).sort();
 
 const OFF = 'The sprints module is switched off in this workspace: a board shows every ticket; leave out `sprint`';
 
@@ -31,13 +33,13 @@ async function withSprintsOff(check: () => Promise<void>): Promise<void> {
   }
 }
 
-describe('1 with the sprints module switched off, a board and its backlog show no sprint and hold back no ticket', () => {
+describe('1 with the sprints module off, a board and its backlog show no sprint and hold back no ticket', () => {
   it('shows the active sprint and its tickets while sprints are on', async () => {
     const board = await get('/boards/1');
     expect(board.body.sprint.name).toBe('Sprint 1');
     expect(cardKeys(board.body)).toEqual(['CORE-3']);
     const backlog = await get('/boards/1/backlog');
-    expect(backlog.body.sprints.map((s: { name: string; tickets: { key: string }[] }) => [s.name, keysOf(s.tickets)])).toEqual([
+    expect(backlog.body.sprints.map((s: { name: string; tickets: Listed }) => [s.name, keysOf(s.tickets)])).toEqual([
       ['Sprint 1', ['CORE-3']],
       ['Sprint 2', ['CORE-4']],
     ]);

@@ -12,7 +12,7 @@ interface Node {
   children?: Node[];
 }
 
-/** The service's Markdown (CommonMark with GFM's tables, task lists, `~~strikethrough~~` and autolinks) as mdast reads it. */
+/** The service's Markdown (CommonMark, GFM tables, task lists, `~~strikethrough~~`, autolinks) as mdast reads it. */
 const SERVICE_GFM = {
   extensions: [gfmStrikethrough({ singleTilde: false }), gfmTable(), gfmTaskListItem()],
   mdastExtensions: [gfmFromMarkdown()],

@@ -39,7 +39,9 @@ export async function getBacklog(ctx: Context, number: number): Promise<Backlog>
     select coalesce((
              select json_agg(json_build_object('sprint', ${sprintJson}, 'cards', ${cardsJson(all([...seen, inSprint(sql<string>`sp.id`)]))})
                              order by sp.state = 'active' desc, sp.position, sp.created_at)
-             from sprints sp where sp.board_id = ${board.id}::uuid and sp.state in ('active', 'future') and ${sprintsOn}), '[]') as sprints,
+             from sprints sp
+             where sp.board_id = ${board.id}::uuid and sp.state in ('active', 'future') and ${sprintsOn}),
+           '[]') as sprints,
            ${cardsJson(all([...seen, backlog]))} as backlog
            ${tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, 'planned every time')} as token_check` : sql``}
   `.execute(ctx.db);

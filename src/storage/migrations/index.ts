@@ -26,6 +26,7 @@ import * as commentsJoined from './0027-comments-joined.ts';
 import * as ticketAsRead from './0028-ticket-as-read.ts';
 import * as documentsInPlpgsql from './0029-documents-in-plpgsql.ts';
 import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
+import * as pageWords from './0031-page-words.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0028-ticket-as-read': ticketAsRead,
   '0029-documents-in-plpgsql': documentsInPlpgsql,
   '0030-read-only-workspace': readOnlyWorkspace,
+  '0031-page-words': pageWords,
 };
