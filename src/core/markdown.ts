@@ -1,4 +1,4 @@
-import MarkdownIt, { type MarkdownIt as Markdown, type StateCore, type Token } from 'markdown-it';
+import MarkdownIt, { type MarkdownIt as Markdown, type StateBlock, type StateCore, type Token } from 'markdown-it';
 
 /** `[ ]`, `[x]` or `[X]` opening a list item's first paragraph, then whitespace and its words (GFM task lists). */
 const TASK = /^\[([ xX])\][ \t]+(?=\S)/;
@@ -23,6 +23,26 @@ function taskLists(state: StateCore): void {
   }
 }
 
+/** Blocks nested deeper than this (quotes in quotes, lists in lists) are read as the text they hold. */
+const DEEPEST = 90;
+
+/**
+ * markdown-it stops reading a document at its nesting limit (100), dropping what is below; the
+ * lines of a block nested this deep are kept instead, as one paragraph of their text.
+ */
+function tooDeep(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.level < DEEPEST) return false;
+  if (silent) return true;
+  state.push('paragraph_open', 'p', 1).map = [startLine, endLine];
+  const inline = state.push('inline', '', 0);
+  inline.content = state.getLines(startLine, endLine, state.blkIndent, false).trim();
+  inline.map = [startLine, endLine];
+  inline.children = [];
+  state.push('paragraph_close', 'p', -1);
+  state.line = endLine;
+  return true;
+}
+
 /**
  * The service's Markdown (spec 2.2): CommonMark with GitHub's tables, task lists, strikethrough
  * and autolinks, read by markdown-it, whose time grows with the text's length whatever its shape
@@ -31,6 +51,7 @@ function taskLists(state: StateCore): void {
  */
 export function markdownReader(options: { html: boolean; linkify: boolean }): Markdown {
   const reader = new MarkdownIt('default', { ...options, typographer: false });
+  reader.block.ruler.before('table', 'too_deep', tooDeep);
   reader.core.ruler.after('inline', 'task_lists', taskLists);
   return reader;
 }
