@@ -29,7 +29,11 @@ const SHAPES: { name: string; body: string; text: (body: string) => string }[] =
   { name: 'lazy lines', body: `> a\n${filled('b\n', MAX - 4)}`, text: () => `a\n${lines((MAX - 4) / 2, 'b')}` },
   { name: 'short lines', body: filled('a\n'), text: () => lines(MAX / 2, 'a') },
   { name: 'list items', body: filled('- a\n'), text: () => lines(MAX / 4, 'a') },
-  { name: 'a table of one column', body: `| a |\n| - |\n${filled('x\n', MAX - 12)}`, text: () => `a\n${lines((MAX - 12) / 2, 'x')}` },
+  {
+    name: 'a table of one column',
+    body: `| a |\n| - |\n${filled('x\n', MAX - 12)}`,
+    text: () => `a\n${lines((MAX - 12) / 2, 'x')}`,
+  },
   { name: 'wiki links', body: filled('[[p]] '), text: (body) => body.trimEnd() },
   { name: 'unclosed images', body: filled('!['), text: (body) => body },
   { name: 'unclosed brackets', body: filled('['), text: (body) => body },

@@ -32,7 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const call = (method: string, path: string, body?: unknown) => service.request(method, `/api/v1${path}`, { token: lee, body });
+const call = (method: string, path: string, body?: unknown) =>
+  service.request(method, `/api/v1${path}`, { token: lee, body });
 const mentionsOf = (key: string) =>
   service.db
     .selectFrom('notifications as n')
@@ -43,7 +44,7 @@ const mentionsOf = (key: string) =>
     .where('n.kind', '=', 'mentioned')
     .execute();
 
-describe('4.2 a description or comment as large as a request holds is stored, read, shown, and its mentions found', () => {
+describe('4.2 a description or comment as large as a request holds is stored, read, shown, its mentions found', () => {
   it('a description of lazy quote lines: created, read back whole, its mention notified, its page shown', async () => {
     const description = `> over to @dev2\n${filled('b\n', 600_000)}`;
     const created = await call('POST', '/tickets', { project: 'CORE', summary: 'Long description', description });

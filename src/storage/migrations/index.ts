@@ -27,6 +27,7 @@ import * as ticketAsRead from './0028-ticket-as-read.ts';
 import * as documentsInPlpgsql from './0029-documents-in-plpgsql.ts';
 import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
 import * as pageWords from './0031-page-words.ts';
+import * as searchDocumentsThatFit from './0032-search-documents-that-fit.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0029-documents-in-plpgsql': documentsInPlpgsql,
   '0030-read-only-workspace': readOnlyWorkspace,
   '0031-page-words': pageWords,
+  '0032-search-documents-that-fit': searchDocumentsThatFit,
 };
