@@ -35,6 +35,8 @@ const SHAPES: { name: string; body: string; text: (body: string) => string }[] =
     text: () => `a\n${lines((MAX - 12) / 2, 'x')}`,
   },
   { name: 'wiki links', body: filled('[[p]] '), text: (body) => body.trimEnd() },
+  // unclosed page links, which the links a page makes are read from
+  { name: 'unclosed wiki links', body: filled('[[a|'), text: (body) => body },
   { name: 'unclosed images', body: filled('!['), text: (body) => body },
   { name: 'unclosed brackets', body: filled('['), text: (body) => body },
 ];

@@ -103,7 +103,8 @@ export async function freeSlug(db: Kysely<DB>, spaceId: string, title: string): 
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-const WIKI_LINK = /\[\[([^\]|#\n]{1,200})(?:[|#][^\]\n]*)?\]\]/g;
+// each part stops at the next bracket: a line of unclosed `[[a|` is read in time linear in its length
+const WIKI_LINK = /\[\[([^[\]|#\n]{1,200})(?:[|#][^[\]\n]*)?\]\]/g;
 const PAGE_URL = /\/wiki\/([A-Za-z0-9_-]+)\/([a-z0-9-]+)/g;
 
 /** Pages a body links to: `[[slug]]`, `[[Title]]`, `[[SPACE:slug]]`, or a link to `/wiki/SPACE/slug`. */
