@@ -26,8 +26,8 @@ import * as commentsJoined from './0027-comments-joined.ts';
 import * as ticketAsRead from './0028-ticket-as-read.ts';
 import * as documentsInPlpgsql from './0029-documents-in-plpgsql.ts';
 import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
-import * as pageWords from './0031-page-words.ts';
-import * as searchDocumentsThatFit from './0032-search-documents-that-fit.ts';
+import * as pageWords from './0032-page-words.ts';
+import * as searchDocumentsThatFit from './0033-search-documents-that-fit.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -58,6 +58,6 @@ export const migrations: Record<string, Migration> = {
   '0028-ticket-as-read': ticketAsRead,
   '0029-documents-in-plpgsql': documentsInPlpgsql,
   '0030-read-only-workspace': readOnlyWorkspace,
-  '0031-page-words': pageWords,
-  '0032-search-documents-that-fit': searchDocumentsThatFit,
+  '0032-page-words': pageWords,
+  '0033-search-documents-that-fit': searchDocumentsThatFit,
 };
