@@ -1,19 +1,31 @@
-import { micromark } from 'micromark';
-import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { markdownReader } from '../core/markdown.ts';
 import type { RichText } from '../core/shapes.ts';
 import { Html, html } from './html.ts';
 import { ticketHref } from './links.ts';
 
-/** GitHub-flavoured Markdown's extensions, built once: they hold no state of a document. */
-const GFM = { extensions: [gfm()], htmlExtensions: [gfmHtml()] };
+/** Where a link or an image may lead: a relative address, or one of these protocols. */
+const SAFE_PROTOCOL = /^(?:https?|ircs?|mailto|xmpp)$/i;
+
+function safeDestination(url: string): boolean {
+  const colon = url.indexOf(':');
+  const pathStart = url.search(/[/?#]/);
+  return colon < 0 || (pathStart >= 0 && pathStart < colon) || SAFE_PROTOCOL.test(url.slice(0, colon));
+}
 
 /**
- * Markdown (GitHub-flavoured) as HTML for the pages. micromark escapes raw HTML in the text and
- * drops links with dangerous protocols (`javascript:`…) unless told otherwise, and we never tell
- * it: whatever an agent or an import wrote stays inert. The API itself never returns HTML (spec 2.2).
+ * The service's Markdown as HTML for the pages, built once (it holds no state of a document). Raw
+ * HTML is not read as HTML, so it shows as the text it is; a link or image leading anywhere but a
+ * relative address or http(s), mailto, irc(s) or xmpp (`javascript:`…) stays text: whatever an
+ * agent or an import wrote stays inert. The API itself never returns HTML (spec 2.2).
  */
+const renderer = markdownReader({ html: false, linkify: true });
+renderer.validateLink = safeDestination;
+renderer.renderer.rules.task_checkbox = (tokens, index) =>
+  `<input type="checkbox" disabled=""${tokens[index]!.meta?.checked ? ' checked=""' : ''} /> `;
+
+/** Markdown as HTML, ticket keys of the reader's projects as links to their pages. */
 export function markdownToHtml(markdown: string, projectKeys: ReadonlySet<string> = new Set()): Html {
-  const rendered = micromark(markdown, GFM);
+  const rendered = renderer.render(markdown);
   return new Html(projectKeys.size ? linkTicketKeys(rendered, projectKeys) : rendered);
 }
 
@@ -23,7 +35,7 @@ const NO_LINKS_INSIDE = /^<\/?(a|code|pre)[\s>]/i;
 
 /**
  * Ticket keys of the reader's projects mentioned in the text become links to their pages. Only
- * text between tags is touched (micromark has escaped it already), never inside a link or code.
+ * text between tags is touched (the renderer has escaped it already), never inside a link or code.
  */
 function linkTicketKeys(rendered: string, projectKeys: ReadonlySet<string>): string {
   let shielded = 0;

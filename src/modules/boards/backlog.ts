@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { moduleOffReason } from '../../core/settings.ts';
 import { tokenCheckColumn } from '../../core/token-check.ts';
 import { recordHistory } from '../../core/history.ts';
 import { loadVisibleTicket, requireTicketAction, summariesOf, ticketScope, type SummaryCells, type Ticket } from '../tickets/index.ts';
@@ -24,19 +25,24 @@ export const backlogList = (board: LoadedBoard, projectIds: readonly string[], o
  * GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, the active one first
  * and future ones in their order, then the backlog; 500 at most each. One statement, however
  * many sprints are open, which reads the sprints too and carries the token's check when one is
- * pending.
+ * pending. With the sprints module off there are no sprints to show, and none holds a ticket
+ * back: the backlog is every open ticket of the board's projects.
  */
 export async function getBacklog(ctx: Context, number: number): Promise<Backlog> {
   const board = await loadVisibleBoard(ctx, number);
   const projectIds = board.visibleProjects.map((p) => p.id);
   const seen = [inProjects(projectIds), visibleTo(await ticketScope(ctx))];
+  const sprintsOn = moduleOffReason('sprints', ctx.settings) === null;
+  const backlog = sprintsOn ? backlogList(board, projectIds) : all([inProjects(projectIds), isOpen]);
   const { tokenCheck } = ctx;
   const result = await sql<{ sprints: { sprint: SprintRow; cards: SummaryCells[] }[]; backlog: SummaryCells[]; token_check?: unknown }>`
     select coalesce((
              select json_agg(json_build_object('sprint', ${sprintJson}, 'cards', ${cardsJson(all([...seen, inSprint(sql<string>`sp.id`)]))})
                              order by sp.state = 'active' desc, sp.position, sp.created_at)
-             from sprints sp where sp.board_id = ${board.id}::uuid and sp.state in ('active', 'future')), '[]') as sprints,
-           ${cardsJson(all([...seen, backlogList(board, projectIds)]))} as backlog
+             from sprints sp
+             where sp.board_id = ${board.id}::uuid and sp.state in ('active', 'future') and ${sprintsOn}),
+           '[]') as sprints,
+           ${cardsJson(all([...seen, backlog]))} as backlog
            ${tokenCheck ? sql`, ${tokenCheckColumn(tokenCheck.values, 'planned every time')} as token_check` : sql``}
   `.execute(ctx.db);
   const row = result.rows[0]!;

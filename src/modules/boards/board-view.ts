@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
+import { ApiError } from '../../core/errors.ts';
+import { moduleOffReason } from '../../core/settings.ts';
 import { tokenCheckColumn } from '../../core/token-check.ts';
 import { normalizeName } from '../../core/names.ts';
 import { summariesOf, summaryCellsJson, ticketScope, visibleTicketSql, type ListedSummary, type SummaryCells, type TicketScope } from '../tickets/index.ts';
@@ -21,9 +23,16 @@ export async function listBoards(ctx: Context): Promise<Board[]> {
 /** The sprint a board shows: none, one named, or the active one, read by the board's own statement. */
 type SprintShown = SprintRow | null | 'active';
 
-/** `sprint` on a scrum board: a name or id, `none` for every ticket; left out: the active sprint, if any. */
+/**
+ * `sprint` on a scrum board: a name or id, `none` for every ticket; left out: the active sprint,
+ * if any. With the sprints module off a board shows every ticket, and asking for a sprint is 403.
+ */
 async function sprintShown(ctx: Context, board: LoadedBoard, given: string | undefined): Promise<SprintShown> {
-  if (board.kind !== 'scrum') return null;
+  const sprintsOff = moduleOffReason('sprints', ctx.settings);
+  if (given !== undefined && normalizeName(given) !== 'none' && sprintsOff !== null) {
+    throw new ApiError('feature_disabled', `${sprintsOff}: a board shows every ticket; leave out \`sprint\``);
+  }
+  if (board.kind !== 'scrum' || sprintsOff !== null) return null;
   if (given === undefined) return 'active';
   if (normalizeName(given) === 'none') return null;
   return resolveSprint(await sprintRows(ctx.db, board.id), given, '/sprint', 'any', board.number);

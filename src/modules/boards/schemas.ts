@@ -79,8 +79,13 @@ export const Backlog = shared(
   'Backlog',
   Type.Object({
     board: Type.Integer(),
-    sprints: Type.Array(SprintWithTickets, { description: 'open sprints: the active one first, then future ones in order' }),
-    backlog: Type.Array(TicketSummary, { description: 'open tickets in no open sprint, in rank order; at most 500' }),
+    sprints: Type.Array(SprintWithTickets, {
+      description: 'open sprints: the active one first, then future ones in order; none with the sprints module off',
+    }),
+    backlog: Type.Array(TicketSummary, {
+      description:
+        'open tickets in no open sprint (with the sprints module off: every open ticket), in rank order; at most 500',
+    }),
   }),
 );
 export type Backlog = Static<typeof Backlog>;
@@ -107,7 +112,9 @@ export const BoardQuery = Type.Object({
   sprint: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'scrum boards: a sprint name or id, or `none` for every ticket; left out: the active sprint (every ticket when none is active)',
+      description:
+        'scrum boards: a sprint name or id, or `none` for every ticket; left out: the active sprint (every ticket ' +
+        'when none is active). With the sprints module off: every ticket, and a sprint named is 403',
     }),
   ),
 });

@@ -98,10 +98,11 @@ export async function presentPage(ctx: Context, view: SpaceView, pageId: string)
     .modifyFront(sql.raw(PREPARE))
     .leftJoin('members as a', 'a.id', 'p.author_id')
     .leftJoin('members as e', 'e.id', 'p.editor_id')
-    .select(['p.body_format', 'p.body_text', 'p.published', 'p.labels', 'p.created_at', 'p.author_id', 'a.display_name as author_name', 'p.editor_id', 'e.display_name as editor_name'])
+    .select(['p.body_format', 'p.body_text', 'p.body_words', 'p.published', 'p.labels', 'p.created_at', 'p.author_id'])
+    .select(['a.display_name as author_name', 'p.editor_id', 'e.display_name as editor_name'])
     .where('p.id', '=', pageId)
     .executeTakeFirstOrThrow();
-  const text = plainText(row.body_format, row.body_text);
+  const text = row.body_words ?? plainText(row.body_format, row.body_text);
   const above = shownAncestors(ctx, view, node);
   return {
     ...presentSummary(view.space.key, node),

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { plainText } from '../../core/rich-text.ts';
 import { PREPARE } from '../../storage/prepared.ts';
 import type { DB } from '../../storage/schema.ts';
 import type { SpaceRow } from './policy.ts';
@@ -102,7 +103,8 @@ export async function freeSlug(db: Kysely<DB>, spaceId: string, title: string): 
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-const WIKI_LINK = /\[\[([^\]|#\n]{1,200})(?:[|#][^\]\n]*)?\]\]/g;
+// each part stops at the next bracket: a line of unclosed `[[a|` is read in time linear in its length
+const WIKI_LINK = /\[\[([^[\]|#\n]{1,200})(?:[|#][^[\]\n]*)?\]\]/g;
 const PAGE_URL = /\/wiki\/([A-Za-z0-9_-]+)\/([a-z0-9-]+)/g;
 
 /** Pages a body links to: `[[slug]]`, `[[Title]]`, `[[SPACE:slug]]`, or a link to `/wiki/SPACE/slug`. */
@@ -116,6 +118,11 @@ export function linkTargets(body: string | null, ownSpaceKey: string): { space: 
   }
   for (const match of body.matchAll(PAGE_URL)) found.push({ space: match[1]!, ref: match[2]! });
   return found;
+}
+
+/** The words kept beside a body (the page's `text`), worked out once when the body is written. */
+export function bodyWords(content: { body_format: string | null; body_text: string | null }): string | null {
+  return content.body_text === null ? null : plainText(content.body_format, content.body_text);
 }
 
 /** Rewrites the links a page makes (in the change's transaction). */

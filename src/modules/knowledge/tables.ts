@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 
-// Row types of migration 0012-knowledge as Kysely sees them.
+// Row types of migration 0012-knowledge (and 0031) as Kysely sees them.
 
 export type SpaceKind = 'global' | 'personal';
 export type SpaceSource = 'native' | 'external_wiki' | 'git' | 'import';
@@ -43,6 +43,8 @@ export interface PagesTable {
   labels: ColumnType<string[], string[] | undefined, string[]>;
   body_format: string | null;
   body_text: string | null;
+  /** The body's words (the page's `text`), kept when the body is written (migration 0031); NULL: not kept yet. */
+  body_words: string | null;
   author_id: string | null;
   editor_id: string | null;
   created_at: Generated<string>;

@@ -3,7 +3,7 @@ import { rankAfter } from '../../core/rank.ts';
 import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import type { StoredRow } from '../../workspace/writer.ts';
-import { saveLinks } from './repo.ts';
+import { bodyWords, saveLinks } from './repo.ts';
 import type { GrantLevel } from './tables.ts';
 import { SpaceEntries, type SeedPage, type SpaceEntry, type Who } from './workspace-schema.ts';
 
@@ -93,6 +93,7 @@ async function seedPage(ctx: ApplyContext, spaceId: string, spaceKey: string, pa
       space_id: spaceId,
       slug: page.slug,
       ...content,
+      body_words: bodyWords(content),
       kind: page.kind ?? 'page',
       parent_id: parentId,
       rank: rankAfter(siblings.map((r) => r.rank)),

@@ -4,7 +4,7 @@ import { rankAfter, rankBetween } from '../../core/rank.ts';
 import { requireLevel } from './policy.ts';
 import { presentSummary } from './present.ts';
 import { presentPage } from './read.ts';
-import { freeSlug, saveLinks, type PageNode } from './repo.ts';
+import { bodyWords, freeSlug, saveLinks, type PageNode } from './repo.ts';
 import type { CreatePageBody, MovePageBody, Page, PageSummary, UpdatePageBody } from './schemas.ts';
 import { canSee, findPage, openSpace, openSpaceAt, subtree, visiblePage, type SpaceView } from './space-view.ts';
 
@@ -70,6 +70,7 @@ export async function createPage(ctx: Context, spaceKey: string, body: CreatePag
       space_id: view.space.id,
       slug: await freeSlug(ctx.db, view.space.id, title),
       ...content,
+      body_words: bodyWords(content),
       kind,
       parent_id: parent?.id ?? null,
       rank: rankAfter(siblingRanks(view, parent?.id ?? null).map((p) => p.rank)),
@@ -123,7 +124,13 @@ export async function updatePage(ctx: Context, spaceKey: string, ref: string, bo
   const version = current.version + 1;
   await ctx.db
     .updateTable('pages')
-    .set({ ...next, version, editor_id: ctx.actor.memberId, edited_at: ctx.now().toISOString() })
+    .set({
+      ...next,
+      ...(body.body !== undefined ? { body_words: bodyWords(next) } : {}),
+      version,
+      editor_id: ctx.actor.memberId,
+      edited_at: ctx.now().toISOString(),
+    })
     .where('id', '=', node.id)
     .execute();
   await writeVersion(ctx, node.id, version, { title: next.title, body_format: next.body_format, body_text: next.body_text }, body.message ?? null);

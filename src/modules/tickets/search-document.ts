@@ -23,18 +23,21 @@ export interface WordsChange {
  * (positions shift by the left side's last one, capped alike; a lexeme keeps its first 256
  * positions either way), so that is the document a rebuild writes, without reading the ticket's
  * labels and fields again: comments on one ticket queue on its row, and PostgreSQL computes the
- * new row again, under the lock, for each that waited (ADR 0038).
+ * new row again, under the lock, for each that waited (ADR 0038). A document holds at most 1 MB:
+ * the parts are joined while they fit, a comment's words left out once they no longer do
+ * (migration 0032).
  */
 export function searchDocumentSet(change: WordsChange): RawBuilder<unknown> | null {
   const { text, comment } = change;
   if (comment === undefined) return text === 'kept' ? null : sql`search_vector = ticket_search_document(t.id)`;
   const words = sql`coalesce((select setweight(c.search_vector, 'D') from comments c
                               where c.id = ${comment}::uuid and c.visibility <> 'restricted'), ''::tsvector)`;
-  const comments = sql`coalesce(t.comments_vector || ${words}, ticket_comments_document(t.id))`;
+  const comments = sql`coalesce(search_documents_joined(t.comments_vector, ${words}), ticket_comments_document(t.id))`;
   const document =
     text === 'kept'
-      ? sql`case when t.comments_vector is null then ticket_text_document(t.id) || ticket_comments_document(t.id)
-                 else t.search_vector || ${words} end`
-      : sql`ticket_text_document(t.id) || ${comments}`;
+      ? sql`case when t.comments_vector is null
+                 then search_documents_joined(ticket_text_document(t.id), ticket_comments_document(t.id))
+                 else search_documents_joined(t.search_vector, ${words}) end`
+      : sql`search_documents_joined(ticket_text_document(t.id), ${comments})`;
   return sql`comments_vector = ${comments}, search_vector = ${document}`;
 }

@@ -27,6 +27,8 @@ import * as ticketAsRead from './0028-ticket-as-read.ts';
 import * as documentsInPlpgsql from './0029-documents-in-plpgsql.ts';
 import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
 import * as auditFormsOrder from './0031-audit-forms-order.ts';
+import * as pageWords from './0032-page-words.ts';
+import * as searchDocumentsThatFit from './0033-search-documents-that-fit.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0029-documents-in-plpgsql': documentsInPlpgsql,
   '0030-read-only-workspace': readOnlyWorkspace,
   '0031-audit-forms-order': auditFormsOrder,
+  '0032-page-words': pageWords,
+  '0033-search-documents-that-fit': searchDocumentsThatFit,
 };
