@@ -180,7 +180,7 @@ describe('cli: members added, deactivated and tokens revoked take effect at once
     const audit = await pageAs(server!.url, admin.email, admin.password, '/admin/audit');
     const rows = audit.split('<tbody>')[1]!.split('</tr>');
     for (const action of ['member.created', 'member.password_set', 'member.deactivated']) {
-      const row = rows.find((r) => r.includes(`<td>${action}</td>`));
+      const row = rows.find((r) => r.includes(`<td data-label="What">${action}</td>`));
       expect(row, action).toBeDefined();
       expect(row).toContain('atrium CLI');
       expect(row).toContain('member Grace Hopper');

@@ -123,7 +123,7 @@ members:
 
   it('the apply that changed something is in the audit log, by the command line; the one that changed nothing is not', async () => {
     const audit = await pageAs(server!.url, 'owner@example.com', 'correct horse', '/admin/audit');
-    const rows = audit.split('<tbody>')[1]!.split('</tr>').filter((r) => r.includes('<td>workspace.applied</td>'));
+    const rows = audit.split('<tbody>')[1]!.split('</tr>').filter((r) => r.includes('<td data-label="What">workspace.applied</td>'));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('atrium CLI');
     expect(rows[0]).toContain('workspace file team.yaml');

@@ -102,7 +102,7 @@ describe('cli: a token made without choosing a lifetime lives as long as one mad
 
     const { email, password } = await demoAdministrator();
     const page = await pageAs(server.url, email, password, '/agents');
-    const select = /<select name="lifetime">(.*?)<\/select>/s.exec(page)![1]!;
+    const select = /<select id="[^"]*" name="lifetime"[^>]*>(.*?)<\/select>/s.exec(page)![1]!;
     const options = [...select.matchAll(/<option value="([^"]+)"( selected)?>/g)];
     // What a browser submits when nobody touches the list: the selected option, else the first.
     const pageDefault = (options.find((o) => o[2]) ?? options[0])![1];
