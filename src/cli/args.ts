@@ -8,7 +8,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * command and the option.
  */
 export function parseOptions<O extends Options>(command: string, argv: readonly string[], options: O, positionals = 0) {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals > 0 });
   } catch (error) {

@@ -6,4 +6,5 @@
  * request type is this?" without knowing the helpdesk).
  */
 // Empty on purpose: modules add their properties by declaration merging.
+// biome-ignore lint/suspicious/noEmptyInterface: modules add their properties by declaration merging
 export interface Hooks {}

@@ -64,6 +64,7 @@ function textProblem(text: string, path: string): ErrorObject | null {
 
 function problem(instancePath: string, message: string): ErrorObject {
   // the pointer names the field readably: control characters in a key are shown escaped
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are written as escapes in the message
   const readable = instancePath.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return { instancePath: readable, schemaPath: '#', keyword: 'hygiene', params: {}, message };
 }

@@ -37,10 +37,10 @@ function codeBlocks(text: string, keep: string[]): string {
     return held(keep.length - 1);
   };
   let out = pairs(text, /\{code(?::([a-zA-Z0-9+#-]+))?(?:[:|][^{}\n]*)?\}/g, '{code}', (opening, body) =>
-    hold('```' + (opening[1] ?? '') + '\n' + inner(body) + '\n```'),
+    hold(`\`\`\`${opening[1] ?? ''}\n${inner(body)}\n\`\`\``),
   );
-  out = pairs(out, /\{noformat\}/g, '{noformat}', (_, body) => hold('```\n' + inner(body) + '\n```'));
-  return out.replace(/\{\{([^{}]+)\}\}/g, (_, body: string) => hold('`' + body + '`'));
+  out = pairs(out, /\{noformat\}/g, '{noformat}', (_, body) => hold(`\`\`\`\n${inner(body)}\n\`\`\``));
+  return out.replace(/\{\{([^{}]+)\}\}/g, (_, body: string) => hold(`\`${body}\``));
 }
 
 function quoteBlocks(text: string): string {
@@ -61,12 +61,14 @@ function panels(text: string): string {
 const around = (mark: string) => new RegExp(`(^|[\\s(\\[])\\${mark}(\\S(?:[^${mark}\\n]*?\\S)?)\\${mark}(?=$|[\\s.,;:!?)\\]])`, 'gm');
 
 function inlineEmphasis(text: string, keep: string[]): string {
-  const wrap = (open: string, close = open) => (_: string, before: string, body: string) => {
-    keep.push(open);
-    const start = held(keep.length - 1);
-    keep.push(close);
-    return `${before}${start}${body}${held(keep.length - 1)}`;
-  };
+  const wrap =
+    (open: string, close = open) =>
+    (_: string, before: string, body: string) => {
+      keep.push(open);
+      const start = held(keep.length - 1);
+      keep.push(close);
+      return `${before}${start}${body}${held(keep.length - 1)}`;
+    };
   return text
     .replace(around('*'), wrap('**'))
     .replace(around('_'), wrap('*'))

@@ -144,7 +144,11 @@ class SessionChannels {
     for (const listener of this.#listeners.get(channel) ?? []) listener(payload);
   };
 
-  async listen(channel: string, onMessage: (payload: string) => void, run: (text: string) => Promise<unknown>): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    run: (text: string) => Promise<unknown>,
+  ): Promise<() => Promise<void>> {
     let listeners = this.#listeners.get(channel);
     if (!listeners) {
       this.#listeners.set(channel, (listeners = new Set()));
@@ -226,8 +230,7 @@ function settingsProblem(target: PostgresTarget, facts: SessionFacts): string {
   }
   const statements = roleDefaultsSql(facts.user, facts.database).join('; ');
   const how = target.directUrl
-    ? 'the pooler connects as another role or database than DATABASE_DIRECT_URL, or opened these sessions ' +
-      'before the defaults were set'
+    ? 'the pooler connects as another role or database than DATABASE_DIRECT_URL, or opened these sessions ' + 'before the defaults were set'
     : 'set them once, or set DATABASE_DIRECT_URL and Atrium sets them at start';
   return (
     `DATABASE_URL: the pooler's sessions do not run with Atrium's settings (${found}); behind a pooler they come ` +
@@ -254,8 +257,7 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
     if (directPool) {
       if (await sharesSessions(directUrl!)) {
         throw new ConfigError(
-          'DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too; ' +
-            'point it at PostgreSQL itself',
+          'DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too; ' + 'point it at PostgreSQL itself',
         );
       }
       // before this node opens anything through the pooler, so that the sessions it opens start with them
@@ -275,8 +277,7 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
     const message = (error as Error).message ?? '';
     if (/unsupported startup parameter/i.test(message)) {
       throw new ConfigError(
-        `DATABASE_URL: a connection pooler refuses Atrium's startup options (${message}); ` +
-          'set DATABASE_POOLER=transaction',
+        `DATABASE_URL: a connection pooler refuses Atrium's startup options (${message}); set DATABASE_POOLER=transaction`,
       );
     }
     throw error;

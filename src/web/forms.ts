@@ -97,7 +97,7 @@ export function formInput(schema: TObject, values: FormValues, clear: readonly s
 }
 
 /** A field's value as the form shows it again: what was typed, else the default. */
-export function valueOf(state: FormState | undefined, name: string, fallback = ''): string {
+export function formValue(state: FormState | undefined, name: string, fallback = ''): string {
   const value = state?.values[name];
   if (value === undefined) return fallback;
   return typeof value === 'string' ? value : value.join(', ');

@@ -52,9 +52,23 @@ export const WorkspaceSection = Type.Object(
 export const MemberEntry = Type.Object(
   {
     name: Name('display name'),
-    email: Optional(OrNull(Type.String({ format: 'email', description: 'identifies the member across applies; null: a member without email (cannot use agents)' }))),
-    username: Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'defaults to the email’s local part, else the name (dev.one); kept once set' })),
-    password: Optional(OrNull(Type.String({ minLength: 8, description: 'stored as a scrypt hash; null: cannot log in; left out: unchanged' }))),
+    email: Optional(
+      OrNull(
+        Type.String({
+          format: 'email',
+          description: 'identifies the member across applies; null: a member without email (cannot use agents)',
+        }),
+      ),
+    ),
+    username: Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9._-]{1,64}$',
+        description: 'defaults to the email’s local part, else the name (dev.one); kept once set',
+      }),
+    ),
+    password: Optional(
+      OrNull(Type.String({ minLength: 8, description: 'stored as a scrypt hash; null: cannot log in; left out: unchanged' })),
+    ),
     admin: Optional(Flag('installation administrator: holds every permission in every project')),
     active: Optional(Flag('false: deactivated (cannot log in; tokens stop working)')),
     timezone: Optional(Type.String({ description: 'IANA time zone, e.g. Europe/Berlin; UTC in a new member' })),
@@ -62,20 +76,14 @@ export const MemberEntry = Type.Object(
   Strict,
 );
 
-export const GroupEntry = Type.Object(
-  { name: Name(), members: Optional(People('the whole membership; left out: unchanged')) },
-  Strict,
-);
+export const GroupEntry = Type.Object({ name: Name(), members: Optional(People('the whole membership; left out: unchanged')) }, Strict);
 
 export const RoleEntry = Type.Object(
   { name: Name(), permissions: Type.Array(Permission, { description: 'everything the role grants in a project where it is held' }) },
   Strict,
 );
 
-export const StatusEntry = Type.Object(
-  { name: Name(), category: OrNull(StringEnum(['todo', 'in_progress', 'done'])) },
-  Strict,
-);
+export const StatusEntry = Type.Object({ name: Name(), category: OrNull(StringEnum(['todo', 'in_progress', 'done'])) }, Strict);
 
 export const Condition = Type.Union([
   Type.Object({ permission: Permission }, { ...Strict, description: 'the member must hold this permission in the project' }),
@@ -186,7 +194,10 @@ export const SecurityLevelEntry = Type.Object(
 
 export const CustomFieldEntry = Type.Object(
   {
-    key: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'snake_case key used in `fields`; identifies the field across applies' }),
+    key: Type.String({
+      pattern: '^[a-z][a-z0-9_]{0,63}$',
+      description: 'snake_case key used in `fields`; identifies the field across applies',
+    }),
     name: Name('the label people see'),
     type: StringEnum(CUSTOM_FIELD_TYPES),
     choices: Optional(Names('the choices of a select or multi_select field (and only of those)')),
@@ -213,7 +224,10 @@ export const ProjectEntry = Type.Object(
     lead: Optional(OrNull(PersonRef)),
     default_assignee: Optional(OrNull(PersonRef)),
     workflow: WorkflowRef,
-    ticket_types: Type.Array(TicketTypeEntry, { minItems: 1, description: 'the first is the default type; each uses the project’s workflow unless it names its own' }),
+    ticket_types: Type.Array(TicketTypeEntry, {
+      minItems: 1,
+      description: 'the first is the default type; each uses the project’s workflow unless it names its own',
+    }),
     priorities: Optional(Names('highest first; left out: the workspace’s `priorities`')),
     resolutions: Optional(Type.Array(ResolutionEntry)),
     components: Optional(Type.Array(ComponentEntry, { description: 'components left out are archived' })),
@@ -240,7 +254,8 @@ export function fileEntryFrom(body: TObject, extra: Record<string, TSchema> = {}
     if (Array.isArray(schema)) return schema.map(strict);
     if (typeof schema !== 'object' || schema === null) return schema;
     const copy: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(schema)) copy[key] = key === 'properties' ? mapValues(value as object, strict) : strict(value);
+    for (const [key, value] of Object.entries(schema))
+      copy[key] = key === 'properties' ? mapValues(value as object, strict) : strict(value);
     if ((schema as { type?: unknown }).type === 'object' && !('additionalProperties' in copy)) copy.additionalProperties = false;
     return copy;
   };
@@ -294,7 +309,9 @@ export function workspaceFileSchema(parts: readonly WorkspaceFileParts[]): TObje
  * part of the parsed file with its own types.
  */
 // Empty on purpose: modules add their keys by declaration merging.
+// biome-ignore lint/suspicious/noEmptyInterface: modules add their keys by declaration merging
 export interface WorkspaceFileExtensions {}
+// biome-ignore lint/suspicious/noEmptyInterface: modules add their keys by declaration merging
 export interface ProjectEntryExtensions {}
 
 export type ProjectEntry = Static<typeof ProjectEntry> & ProjectEntryExtensions;

@@ -38,7 +38,7 @@ async function missingDatabaseServer(): Promise<{ url: string; close(): Promise<
   const server = net.createServer((socket) => {
     socket.once('data', (startup) => {
       const database = /database\0([^\0]*)\0/.exec(startup.toString('latin1'))?.[1] ?? '';
-      const fields = ['SFATAL', 'VFATAL', 'C3D000', `Mdatabase "${database}" does not exist`].map((f) => `${f}\0`).join('') + '\0';
+      const fields = `${['SFATAL', 'VFATAL', 'C3D000', `Mdatabase "${database}" does not exist`].map((f) => `${f}\0`).join('')}\0`;
       const body = Buffer.from(fields, 'utf8');
       const header = Buffer.alloc(5);
       header.write('E', 0, 'latin1');
@@ -115,13 +115,16 @@ describe('cli: a PostgreSQL database that does not exist is one line saying crea
     await server.close();
   });
 
-  it.each([[['serve']], [['migrate']], [['token', 'create', '--member', 'a@example.com', '--name', 'x', '--access', 'read']]])('%j', async (args) => {
-    const result = await spawnCli(args, { DATABASE_URL: url });
-    expectOnePlainLine(result);
-    expect(result.stderr).toContain('DATABASE_URL: ');
-    expect(result.stderr).toContain('"atrium_not_created" does not exist');
-    expect(result.stderr).toMatch(/createdb( -\S+ \S+)* atrium_not_created$/m);
-  });
+  it.each([[['serve']], [['migrate']], [['token', 'create', '--member', 'a@example.com', '--name', 'x', '--access', 'read']]])(
+    '%j',
+    async (args) => {
+      const result = await spawnCli(args, { DATABASE_URL: url });
+      expectOnePlainLine(result);
+      expect(result.stderr).toContain('DATABASE_URL: ');
+      expect(result.stderr).toContain('"atrium_not_created" does not exist');
+      expect(result.stderr).toMatch(/createdb( -\S+ \S+)* atrium_not_created$/m);
+    },
+  );
 
   it('nothing listening at the address is one line naming it', async () => {
     const port = await closedPort();

@@ -28,8 +28,7 @@ export function generator(seed: number) {
 export type Random = ReturnType<typeof generator>;
 
 /** A generator of its own for each operation and door, so adding one changes no other's cases. */
-export const seedFor = (seed: number, name: string) =>
-  seed ^ [...name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7);
+export const seedFor = (seed: number, name: string) => seed ^ [...name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7);
 
 export const ODD_TEXT = [
   '',
@@ -69,27 +68,10 @@ export const EXTREME_DATES = [
   '00:00',
   '99:99',
 ];
-export const EXTREME_ZONES = [
-  'Etc/GMT+12',
-  'Pacific/Kiritimati',
-  'Europe/Berlin',
-  'US/Pacific-New',
-  'Mars/Olympus',
-  '+01:00',
-  'UTC',
-];
+export const EXTREME_ZONES = ['Etc/GMT+12', 'Pacific/Kiritimati', 'Europe/Berlin', 'US/Pacific-New', 'Mars/Olympus', '+01:00', 'UTC'];
+// biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is there to test how a number past exact integers is answered
 export const ODD_NUMBERS = [0, -1, 1.5, 2147483647, 2147483648, -2147483649, 9007199254740993, 1e308, -0];
-export const ODD_VALUES: unknown[] = [
-  ...ODD_TEXT,
-  ...ODD_NUMBERS,
-  true,
-  false,
-  null,
-  [],
-  {},
-  [1, 'a', null],
-  { nested: { deep: ['x'] } },
-];
+export const ODD_VALUES: unknown[] = [...ODD_TEXT, ...ODD_NUMBERS, true, false, null, [], {}, [1, 'a', null], { nested: { deep: ['x'] } }];
 export const ODD_PATH = [
   '%2F',
   '..',
@@ -208,12 +190,7 @@ const EDGES = [
   '23:59',
 ];
 const DAY_EDGES = ['0001-01-01', '9999-12-31', '0000-12-31', '10000-01-01'];
-const CONTENT_TYPES = [
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'application/json; charset=utf-16',
-  'multipart/form-data',
-];
+const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data'];
 
 /**
  * Now and then every date, zone and length of a request at once at or past the edges (a start in
@@ -313,8 +290,7 @@ export async function callFuzzedTool(service: TestService, token: string, name: 
   const reply = await postMcp(service, rpc('tools/call', { name, arguments: args }), { token });
   const result = reply.body?.result as { isError?: boolean; content?: { text: string }[] } | undefined;
   const text = result?.content?.[0]?.text ?? reply.text.slice(0, 200);
-  const internal =
-    reply.status >= 500 || reply.body?.error !== undefined || /^Something went wrong on our side/.test(text);
+  const internal = reply.status >= 500 || reply.body?.error !== undefined || /^Something went wrong on our side/.test(text);
   return { status: reply.status, refused: result?.isError === true, internal, text };
 }
 
@@ -423,7 +399,12 @@ export function fuzzOperations(run: FuzzRun, it: It): void {
       }
       // FUZZ_VERBOSE=1 shows how far the cases got: how many answered, how many were refused
       if (process.env.FUZZ_VERBOSE) {
-        console.log(`${op.name}: ${[...answers].sort().map(([answer, n]) => `${answer} ×${n}`).join(', ')}`);
+        console.log(
+          `${op.name}: ${[...answers]
+            .sort()
+            .map(([answer, n]) => `${answer} ×${n}`)
+            .join(', ')}`,
+        );
       }
       if (failures.length) throw new Error(`${failures.length} failures (seed ${run.seed}):\n${failures.join('\n')}`);
     }, 60_000);

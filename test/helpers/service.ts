@@ -77,7 +77,7 @@ export async function injectRequest<T = any>(
     headers['content-type'] ??= 'application/json';
   }
   const response = await app.inject({ method: method as never, url: path, headers, payload });
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = response.body ? JSON.parse(response.body) : undefined;
   } catch {
@@ -102,7 +102,13 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   });
   const publicUrl = options.publicUrl ?? 'http://localhost:8080';
   const app = await buildApp({
-    config: { publicUrl, logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'), trustedProxies: options.trustedProxies, metricsToken: options.metricsToken ?? null, mail: options.mail ?? null },
+    config: {
+      publicUrl,
+      logLevel: options.logLevel ?? (options.logStream ? 'info' : 'silent'),
+      trustedProxies: options.trustedProxies,
+      metricsToken: options.metricsToken ?? null,
+      mail: options.mail ?? null,
+    },
     database,
     registry: options.registry,
     logStream: options.logStream,

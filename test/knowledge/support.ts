@@ -18,7 +18,7 @@ export interface KnowledgeTokens {
 /** The knowledge fixture, with more spaces (YAML list entries) after its own, and more top-level sections. */
 export function knowledgeWorkspace(moreSpaces = '', moreSections = ''): string {
   const text = fs.readFileSync(new URL('knowledge-workspace.yaml', FIXTURES), 'utf8');
-  if (!/\nspaces:\n(?:  .*\n|\s*\n)*$/.test(text)) throw new Error('the knowledge fixture no longer ends with spaces');
+  if (!/\nspaces:\n(?: {2}.*\n|\s*\n)*$/.test(text)) throw new Error('the knowledge fixture no longer ends with spaces');
   return `${text}${moreSpaces}${moreSections}`;
 }
 

@@ -162,8 +162,7 @@ async function seenBy(who: Exclude<Member, 'wes'>): Promise<Seen> {
   return { page, count: Number(count?.[1]), unreadRows, activity, mail };
 }
 
-const apply = (later: boolean) =>
-  applyWorkspace(service.db, parseWorkspaceYaml(visibilityWorkspace(later), 'visibility workspace'));
+const apply = (later: boolean) => applyWorkspace(service.db, parseWorkspaceYaml(visibilityWorkspace(later), 'visibility workspace'));
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -211,8 +210,7 @@ beforeAll(async () => {
   // follow-ups, due long before the background runs
   const assign = (subject: string, assignee: string, about: Record<string, string>) =>
     api('ada', 'POST', '/interactions', { kind: 'task', subject, assignee, due_at: DUE, ...about });
-  const task = (subject: string, assignee: string, about: Record<string, string>) =>
-    must(assign(subject, assignee, about), 201);
+  const task = (subject: string, assignee: string, about: Record<string, string>) => must(assign(subject, assignee, about), 201);
   const launch = { company: 'Acme GmbH', ticket: 'SOFT-1' };
   unseenAssignee = await assign(`${MARK.remindLevel} call about the launch`, 'Lena Level', launch);
   const globex = 'Globex Corporation';
@@ -312,7 +310,6 @@ function knowledgeCell(path: string, who: Member, marker: string, control: Membe
 
 const page = (s: Seen) => s.page;
 const mail = (s: Seen) => s.mail;
-const activity = (s: Seen) => s.activity;
 
 const NO_PAGE_NOTICE = 'no change of a page is announced, reminded or pushed: pages keep versions, not notifications';
 const TICKETS_ONLY = 'it carries pages only; a ticket, contact or interaction never appears in it';

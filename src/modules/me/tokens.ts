@@ -44,6 +44,7 @@ export const createPersonalTokenOperation = defineOperation({
   errors: ['invalid'],
   handler: async (ctx, input) => {
     const name = input.name.trim();
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a token name is one line without control characters
     if (name === '' || /[\u0000-\u001f\u007f]/.test(name)) throw invalid('/name', 'must be one line of text');
     const lifetimeDays = TOKEN_LIFETIMES.find((days) => String(days) === input.lifetime) ?? null;
     // the one way a personal token is made, here and by `atrium token create`

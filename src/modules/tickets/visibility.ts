@@ -2,13 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
 import type { RecordSql } from '../../core/visibility.ts';
-import {
-  grantedLevelIdsSql,
-  memberIsAdminSql,
-  memberRolesSql,
-  projectsHeldSql,
-  type MemberSql,
-} from '../../policy/ability.ts';
+import { grantedLevelIdsSql, memberIsAdminSql, memberRolesSql, projectsHeldSql, type MemberSql } from '../../policy/ability.ts';
 import { uuidListSql, type Binding } from '../../storage/parameter-binding.ts';
 
 /**
@@ -149,7 +143,7 @@ export const ticketBehindLevel = (key: string) => forbidden(`Ticket ${key} is be
 
 /** 404 for a ticket the member may not know of, 403 for one behind a level; nothing for one they may see. */
 export function refuseUnseen(key: string, access: TicketAccess | undefined): void {
-  if (!access || !access.project_visible) throw ticketNotFound(key);
+  if (!access?.project_visible) throw ticketNotFound(key);
   if (!access.level_granted) throw ticketBehindLevel(key);
 }
 

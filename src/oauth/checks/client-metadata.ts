@@ -29,6 +29,7 @@ function optionalString(body: Record<string, unknown>, name: string, max: number
   if (typeof value !== 'string') throw new InvalidClientMetadata(`${name} must be a string`);
   if (value.length > max) throw new InvalidClientMetadata(`${name} must be at most ${max} characters`);
   // Names are shown on the consent page, so no control or bidi characters.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is refused
   if (/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(value)) {
     throw new InvalidClientMetadata(`${name} must not contain control characters`);
   }

@@ -18,10 +18,19 @@
   if (topic && window.EventSource) {
     let running = false;
     let again = false;
-    const busy = () => { const el = document.activeElement; return typing(el) && !!el.closest('main'); };
+    const busy = () => {
+      const el = document.activeElement;
+      return typing(el) && !!el.closest('main');
+    };
     const refresh = async () => {
-      if (running) { again = true; return; }
-      if (busy()) { document.activeElement.addEventListener('blur', refresh, { once: true }); return; }
+      if (running) {
+        again = true;
+        return;
+      }
+      if (busy()) {
+        document.activeElement.addEventListener('blur', refresh, { once: true });
+        return;
+      }
       running = true;
       try {
         const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
@@ -41,16 +50,24 @@
         // the next change tries again
       } finally {
         running = false;
-        if (again) { again = false; refresh(); }
+        if (again) {
+          again = false;
+          refresh();
+        }
       }
     };
-    const source = new EventSource('/events?topic=' + encodeURIComponent(topic));
+    const source = new EventSource(`/events?topic=${encodeURIComponent(topic)}`);
     source.addEventListener('change', refresh);
     source.addEventListener('unread', (event) => {
       const count = document.getElementById('unread-count');
-      if (count) { count.textContent = event.data; count.hidden = event.data === '0'; }
+      if (count) {
+        count.textContent = event.data;
+        count.hidden = event.data === '0';
+      }
     });
-    source.addEventListener('ready', () => { body.dataset.listening = 'yes'; });
+    source.addEventListener('ready', () => {
+      body.dataset.listening = 'yes';
+    });
   }
 
   // --- htmx: a refused change is said where the member is --------------------------------------
@@ -62,9 +79,10 @@
     const box = document.createElement('div');
     box.className = 'flash error';
     box.setAttribute('role', 'alert');
-    box.textContent = status >= 500
-      ? 'Something went wrong on our side; nothing was changed. Try again in a moment.'
-      : 'This could not be done. Reload the page and try again.';
+    box.textContent =
+      status >= 500
+        ? 'Something went wrong on our side; nothing was changed. Try again in a moment.'
+        : 'This could not be done. Reload the page and try again.';
     flash.append(box);
   });
   document.addEventListener('htmx:sendError', () => {
@@ -84,14 +102,18 @@
 
   const openPalette = () => {
     if (!palette || palette.open) return;
-    if (shortcuts && shortcuts.open) shortcuts.close();
+    if (shortcuts?.open) shortcuts.close();
     palette.showModal();
     const input = palette.querySelector('input[type=search]');
-    if (input) { input.value = ''; input.focus(); input.dispatchEvent(new Event('input', { bubbles: true })); }
+    if (input) {
+      input.value = '';
+      input.focus();
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
   };
   const openShortcuts = () => {
     if (!shortcuts || shortcuts.open) return;
-    if (palette && palette.open) palette.close();
+    if (palette?.open) palette.close();
     shortcuts.showModal();
   };
 
@@ -106,17 +128,24 @@
     palette.addEventListener('keydown', (event) => {
       const list = links();
       const at = list.indexOf(document.activeElement);
-      if (event.key === 'ArrowDown' && list.length) { event.preventDefault(); list[Math.min(at + 1, list.length - 1)].focus(); }
+      if (event.key === 'ArrowDown' && list.length) {
+        event.preventDefault();
+        list[Math.min(at + 1, list.length - 1)].focus();
+      }
       if (event.key === 'ArrowUp' && list.length) {
         event.preventDefault();
-        if (at <= 0) palette.querySelector('input[type=search]').focus(); else list[at - 1].focus();
+        if (at <= 0) palette.querySelector('input[type=search]').focus();
+        else list[at - 1].focus();
       }
     });
     const form = palette.querySelector('form[role=search]');
     if (form) {
       form.addEventListener('submit', (event) => {
         const first = links()[0];
-        if (first) { event.preventDefault(); location.assign(first.href); }
+        if (first) {
+          event.preventDefault();
+          location.assign(first.href);
+        }
       });
     }
   }
@@ -129,11 +158,23 @@
     }
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     if (typing(event.target) || document.querySelector('dialog[open]')) return;
-    if (event.key === '/' && search) { event.preventDefault(); search.focus(); search.select(); return; }
-    if (event.key === '?') { event.preventDefault(); openShortcuts(); return; }
+    if (event.key === '/' && search) {
+      event.preventDefault();
+      search.focus();
+      search.select();
+      return;
+    }
+    if (event.key === '?') {
+      event.preventDefault();
+      openShortcuts();
+      return;
+    }
     if (event.key === 'c') {
       const create = document.querySelector('a[data-shortcut="c"]');
-      if (create) { event.preventDefault(); location.assign(create.href); }
+      if (create) {
+        event.preventDefault();
+        location.assign(create.href);
+      }
     }
   });
 })();

@@ -1,4 +1,4 @@
-import { valueOf, type FormState } from '../forms.ts';
+import { formValue, type FormState } from '../forms.ts';
 import { html, type Html } from '../html.ts';
 
 export interface Choice {
@@ -31,7 +31,7 @@ const idOf = (name: string) => `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 export function field(options: FieldOptions): Html {
   const id = idOf(options.name);
   const error = options.state?.errors[options.name];
-  const value = valueOf(options.state, options.name, options.value ?? '');
+  const value = formValue(options.state, options.name, options.value ?? '');
   const described = [options.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter((d) => d !== null).join(' ');
   const aria = html`${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}`;
   const hint = options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : '';

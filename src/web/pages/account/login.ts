@@ -4,11 +4,22 @@ import { button, field, flashMessage } from '../../components/index.ts';
 import { html } from '../../html.ts';
 import { layout } from '../../layout.ts';
 import type { LoginThrottle } from '../../login-throttle.ts';
-import { csrfMatches, csrfToken, currentSession, endSession, foreignOrigin, preSession, preSessionCookie, startSession, type WebDeps } from '../../session.ts';
+import {
+  csrfMatches,
+  csrfToken,
+  currentSession,
+  endSession,
+  foreignOrigin,
+  preSession,
+  preSessionCookie,
+  startSession,
+  type WebDeps,
+} from '../../session.ts';
 import { errorPage, sendPage } from '../../respond.ts';
 
 /** Where to go after logging in: a path on this site only, never another host (no open redirect); else the home page. */
 export function safeReturnTo(raw: unknown): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a control character in a return path is refused
   if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\x00-\x1f\\]/.test(raw)) {
     return '/';
   }
@@ -16,7 +27,14 @@ export function safeReturnTo(raw: unknown): string {
 }
 
 /** The log-in form; its CSRF token is bound to the anonymous browser's cookie. */
-export function renderLogin(request: FastifyRequest, reply: FastifyReply, deps: WebDeps, returnTo: string, problem?: string, status = 200): FastifyReply {
+export function renderLogin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: WebDeps,
+  returnTo: string,
+  problem?: string,
+  status = 200,
+): FastifyReply {
   const cookie = preSession(request, reply, deps);
   const body = html`<div class="card"><h1>Log in</h1>
 ${problem ? flashMessage({ kind: 'error', text: problem }) : ''}

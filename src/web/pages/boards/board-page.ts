@@ -25,13 +25,17 @@ function sprintPicker(number: number, board: BoardDetail, sprints: SprintList['s
   return html`<nav aria-label="Sprints"><ul class="sprints" id="sprints">${sprints.map((s) => link(s.name, s.name, board.sprint?.id === s.id, s.state))}${link('All tickets', 'none', everything)}</ul></nav>`;
 }
 
-function boardBody(number: number, board: BoardDetail, picker: Html | ''): Html {
+function boardBody(board: BoardDetail, picker: Html | ''): Html {
   const columns = board.columns.map(
-    (column) => html`<section class="card column"><h2>${column.name ?? `Column ${column.index}`}<span class="muted">${limits(column)}</span> <span class="muted">· ${String(column.tickets.length)}</span></h2>
+    (
+      column,
+    ) => html`<section class="card column"><h2>${column.name ?? `Column ${column.index}`}<span class="muted">${limits(column)}</span> <span class="muted">· ${String(column.tickets.length)}</span></h2>
 <ul>${column.tickets.map((t) => html`<li class="board-card">${ticketLink(t.key)} ${t.summary}<br><span class="muted">${personLink(t.assignee, 'Unassigned')}</span></li>`)}</ul></section>`,
   );
   const notes = [
-    board.sprint ? html`Sprint: <strong id="sprint-name">${board.sprint.name}</strong>${board.sprint.goal ? html` — ${board.sprint.goal}` : ''}` : null,
+    board.sprint
+      ? html`Sprint: <strong id="sprint-name">${board.sprint.name}</strong>${board.sprint.goal ? html` — ${board.sprint.goal}` : ''}`
+      : null,
     board.unmapped ? `${board.unmapped} in statuses no column shows` : null,
     board.hidden_done ? `${board.hidden_done} done tickets hidden after ${board.done_retention_days} days` : null,
   ].filter((note) => note !== null);
@@ -53,7 +57,8 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
     if (!session) return reply;
     if (!(await moduleOpen(reply, deps, session, 'boards'))) return reply;
     const number = Number((request.params as { number: string }).number);
-    if (!Number.isInteger(number) || number < 1) return memberErrorPage(reply, deps, session, 404, 'There is no board with this number.', [{ label: 'Boards', href: '/boards' }]);
+    if (!Number.isInteger(number) || number < 1)
+      return memberErrorPage(reply, deps, session, 404, 'There is no board with this number.', [{ label: 'Boards', href: '/boards' }]);
     const given = (request.query as { sprint?: unknown }).sprint;
     const sprint = typeof given === 'string' && given.trim() !== '' ? given : undefined;
     try {
@@ -63,14 +68,16 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
       const picker = sprints.length ? sprintPicker(number, board, sprints) : '';
       return sendMemberPage(request, reply, deps, session, {
         title: board.name,
-        body: boardBody(number, board, picker),
+        body: boardBody(board, picker),
         live: `board:${number}`,
         section: 'boards',
         crumbs: [{ label: 'Boards', href: '/boards' }, { label: board.name }],
       });
     } catch (error) {
       if (error instanceof ApiError && [403, 404, 422].includes(error.status)) {
-        return memberErrorPage(reply, deps, session, error.status === 403 ? 403 : 404, error.message, [{ label: 'Boards', href: '/boards' }]);
+        return memberErrorPage(reply, deps, session, error.status === 403 ? 403 : 404, error.message, [
+          { label: 'Boards', href: '/boards' },
+        ]);
       }
       throw error;
     }

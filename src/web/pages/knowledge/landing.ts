@@ -16,9 +16,11 @@ function tree(space: string, pages: PageTree['pages']): Html {
   let depth = 0;
   let out = '<ul class="tree">';
   pages.forEach((page, i) => {
-    if (i > 0) out += page.depth > depth ? '<ul>' : '</li>' + '</ul></li>'.repeat(depth - page.depth);
+    if (i > 0) out += page.depth > depth ? '<ul>' : `</li>${'</ul></li>'.repeat(depth - page.depth)}`;
     depth = page.depth;
-    out += html`<li><a href="${pageHref(space, page.slug)}">${page.title}</a>${page.kind === 'folder' ? html` <span class="muted">folder</span>` : ''}`.value;
+    out +=
+      html`<li><a href="${pageHref(space, page.slug)}">${page.title}</a>${page.kind === 'folder' ? html` <span class="muted">folder</span>` : ''}`
+        .value;
   });
   return new Html(`${out}</li>${'</ul></li>'.repeat(depth)}</ul>`);
 }
@@ -37,7 +39,9 @@ export function knowledgeRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const as = { request, session };
     const listed = await runAsMember<SpaceList>(deps, as, 'list_spaces', {});
     if (!listed.ok) return memberErrorPage(reply, deps, session, listed.error.status, listed.error.message);
-    const trees = await Promise.all(listed.value.spaces.map((space) => runAsMember<PageTree>(deps, as, 'get_page_tree', { params: { space: space.key } })));
+    const trees = await Promise.all(
+      listed.value.spaces.map((space) => runAsMember<PageTree>(deps, as, 'get_page_tree', { params: { space: space.key } })),
+    );
     const sections = listed.value.spaces.map((space, i) => {
       const pages = trees[i]!.ok ? (trees[i] as { value: PageTree }).value.pages : [];
       return html`<section class="card" id="space-${space.key}" aria-labelledby="space-${space.key}-name"><h2 id="space-${space.key}-name">${space.name} <span class="muted">${space.key}</span></h2>
@@ -45,9 +49,16 @@ ${pages.length ? tree(space.key, pages) : emptyState(`space-${space.key}-empty`,
 ${space.can_manage ? html`<p><a href="/knowledge/${encodeURIComponent(space.key)}/trash">Trash of ${space.name}</a></p>` : ''}</section>`;
     });
     const body = html`<div class="card"><h1>Knowledge base</h1><p class="muted">The spaces you may read, with their pages.</p></div>${
-      sections.length ? sections : html`<div class="card">${emptyState('spaces-none', 'No space is open to you yet.', 'A space is opened to you by its project’s roles or by its own grants.')}</div>`
+      sections.length
+        ? sections
+        : html`<div class="card">${emptyState('spaces-none', 'No space is open to you yet.', 'A space is opened to you by its project’s roles or by its own grants.')}</div>`
     }`;
-    return sendMemberPage(request, reply, deps, session, { title: 'Knowledge base', body, section: 'knowledge', crumbs: [{ label: 'Knowledge base' }] });
+    return sendMemberPage(request, reply, deps, session, {
+      title: 'Knowledge base',
+      body,
+      section: 'knowledge',
+      crumbs: [{ label: 'Knowledge base' }],
+    });
   });
 
   app.get('/knowledge/:space/pages/:page', async (request, reply) => {

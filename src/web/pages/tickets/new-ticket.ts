@@ -3,7 +3,7 @@ import { describeProject, visibleProjects, type Project } from '../../../modules
 import type { Ticket } from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, field, form } from '../../components/index.ts';
-import { EMPTY_FORM, formInput, formValues, refusedForm, valueOf, type FormState } from '../../forms.ts';
+import { EMPTY_FORM, formInput, formValues, refusedForm, formValue, type FormState } from '../../forms.ts';
 import { html, type Html } from '../../html.ts';
 import { ticketHref } from '../../links.ts';
 import { readContext } from '../../read-context.ts';
@@ -23,9 +23,12 @@ const FIELDS = ['project', 'type', 'summary', 'description', 'priority'];
 async function ticketForm(deps: PagesDeps, request: FastifyRequest, session: Session, state: FormState): Promise<Html> {
   const ctx = await readContext(deps, session, request.id, request.log);
   const projects = await visibleProjects(ctx);
-  const chosen = projects.find((p) => p.key.toLowerCase() === valueOf(state, 'project').toLowerCase()) ?? projects[0];
+  const chosen = projects.find((p) => p.key.toLowerCase() === formValue(state, 'project').toLowerCase()) ?? projects[0];
   const detail = chosen ? await describeProject(ctx, chosen.key).catch(() => null) : null;
-  const choices = (names: readonly string[], none: string) => [{ value: '', label: none }, ...names.map((name) => ({ value: name, label: name }))];
+  const choices = (names: readonly string[], none: string) => [
+    { value: '', label: none },
+    ...names.map((name) => ({ value: name, label: name })),
+  ];
   const content = html`${field({
     name: 'project',
     label: 'Project',
@@ -44,9 +47,23 @@ ${field({ name: 'priority', label: 'Priority', type: 'select', state, choices: c
   return form(session, ACTION, html`${refresh}${content}`, { id: 'create-ticket', state });
 }
 
-async function showForm(request: FastifyRequest, reply: FastifyReply, deps: PagesDeps, session: Session, state: FormState, status = 200): Promise<FastifyReply> {
+async function showForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PagesDeps,
+  session: Session,
+  state: FormState,
+  status = 200,
+): Promise<FastifyReply> {
   const body = html`<div class="card"><h1>Create a ticket</h1>${await ticketForm(deps, request, session, state)}</div>`;
-  return sendMemberPage(request, reply, deps, session, { title: 'Create a ticket', body, section: 'home', crumbs: [{ label: 'Create a ticket' }] }, status);
+  return sendMemberPage(
+    request,
+    reply,
+    deps,
+    session,
+    { title: 'Create a ticket', body, section: 'home', crumbs: [{ label: 'Create a ticket' }] },
+    status,
+  );
 }
 
 /** /tickets/new: create a ticket from anywhere (the `c` shortcut, the header, a project's page). */
@@ -71,6 +88,9 @@ export function newTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
       });
     }
     const ticket = outcome.value;
-    return answerDone(reply, deps, post, { to: ticketHref(ticket.key), flash: { kind: 'success', text: `Created ${ticket.key}: ${ticket.summary}` } });
+    return answerDone(reply, deps, post, {
+      to: ticketHref(ticket.key),
+      flash: { kind: 'success', text: `Created ${ticket.key}: ${ticket.summary}` },
+    });
   });
 }
