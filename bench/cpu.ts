@@ -45,7 +45,14 @@ interface Round extends LoadFigures {
 }
 
 /** One measured load of `scenario`, with the CPU each side used during it (after a warm-up thrown away). */
-async function measure(url: string, token: string, scenario: Scenario, request: BenchRequest, pid: number, engine: BenchTarget['engine']): Promise<Round> {
+async function measure(
+  url: string,
+  token: string,
+  scenario: Scenario,
+  request: BenchRequest,
+  pid: number,
+  engine: BenchTarget['engine'],
+): Promise<Round> {
   if (settings.warmup > 0) await load(url, request, token, { ...settings, duration: settings.warmup, warmup: 0 });
   const databaseBefore = engine === 'postgres' ? postgresCpuMs() : null;
   const serviceBefore = cpuMsOf(pid);
@@ -81,10 +88,18 @@ async function benchEngine(target: BenchTarget, scenarios: Scenario[]): Promise<
         console.error(`${target.engine}: ${scenario.name}, round ${round}`);
         measured.push(await measure(url, env.token, scenario, scenario.request(env), service.pid, target.engine));
       }
-      const serviceMs = spread(measured.map((r) => r.serviceMs / r.requests), 2);
+      const serviceMs = spread(
+        measured.map((r) => r.serviceMs / r.requests),
+        2,
+      );
       const databaseTimes = measured.flatMap((r) => (r.databaseMs === null ? [] : [r.databaseMs / r.requests]));
       const databaseMs = databaseTimes.length === measured.length ? spread(databaseTimes, 2) : 'in the service';
-      lines.push(`| ${target.engine} | ${scenario.name} | ${serviceMs} | ${databaseMs} | ${spread(measured.map((r) => r.requestsPerSecond), 0)} |`);
+      lines.push(
+        `| ${target.engine} | ${scenario.name} | ${serviceMs} | ${databaseMs} | ${spread(
+          measured.map((r) => r.requestsPerSecond),
+          0,
+        )} |`,
+      );
     }
   } finally {
     await service.stop();
@@ -94,7 +109,8 @@ async function benchEngine(target: BenchTarget, scenarios: Scenario[]): Promise<
 
 const all = await loadScenarios();
 const scenarios = args.only ? scenariosNamed(all, args.only) : all.filter((scenario) => SIZING.some((sizing) => sizing(scenario.name)));
-if (args.engine !== undefined && args.engine !== 'postgres' && args.engine !== 'pglite') throw new Error(`--engine takes postgres or pglite, not ${args.engine}`);
+if (args.engine !== undefined && args.engine !== 'postgres' && args.engine !== 'pglite')
+  throw new Error(`--engine takes postgres or pglite, not ${args.engine}`);
 const engines: Array<() => Promise<BenchTarget>> = [];
 if (args.engine === 'pglite') engines.push(async () => pgliteTarget());
 else if (await postgresAnswers()) engines.push(() => postgresTarget());
@@ -111,10 +127,13 @@ for (const open of engines) {
     await target.dispose();
   }
 }
-console.log(`CPU per request: ${host.cpus} CPUs (${host.cpuModel}), Node.js ${process.version}; ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s after ${settings.warmup} s of warm-up each; the load generator shares the CPUs.`);
+console.log(
+  `CPU per request: ${host.cpus} CPUs (${host.cpuModel}), Node.js ${process.version}; ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s after ${settings.warmup} s of warm-up each; the load generator shares the CPUs.`,
+);
 const nodeNote = unclaimedNodeNote();
 if (nodeNote) console.log(nodeNote);
-if (lines.some((line) => line.startsWith('| postgres'))) console.log('PostgreSQL is every `postgres` process on this machine, so run it on a database server doing nothing else.');
+if (lines.some((line) => line.startsWith('| postgres')))
+  console.log('PostgreSQL is every `postgres` process on this machine, so run it on a database server doing nothing else.');
 console.log('');
 console.log('| Engine | Request | Service ms | Database ms | Answered a second |');
 console.log('|---|---|--:|--:|--:|');

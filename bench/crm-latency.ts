@@ -12,7 +12,9 @@ import { parseWorkspaceYaml } from '../src/workspace/parse.ts';
 import { pgliteTarget, postgresTarget } from './lib/target.ts';
 import { scenarios } from './scenarios/crm.ts';
 
-const { values: args } = parseArgs({ options: { engine: { type: 'string', default: 'postgres' }, requests: { type: 'string', default: '300' } } });
+const { values: args } = parseArgs({
+  options: { engine: { type: 'string', default: 'postgres' }, requests: { type: 'string', default: '300' } },
+});
 const requests = Number(args.requests);
 const target = args.engine === 'pglite' ? pgliteTarget() : await postgresTarget();
 const database = await openDatabase(target.target);
@@ -51,7 +53,9 @@ try {
     rows.push(`| ${args.engine} | ${scenario.name} | ${requests} | ${q(0.5)} | ${q(0.95)} | ${q(0.99)} |`);
   }
   await app.close();
-  console.log(['| Engine | Scenario | requests, one at a time | p50 ms | p95 ms | p99 ms |', '|---|---|--:|--:|--:|--:|', ...rows].join('\n'));
+  console.log(
+    ['| Engine | Scenario | requests, one at a time | p50 ms | p95 ms | p99 ms |', '|---|---|--:|--:|--:|--:|', ...rows].join('\n'),
+  );
 } finally {
   await database.close();
   await target.dispose();

@@ -70,8 +70,14 @@ export function benchWorkspace(size: DataSize): WorkspaceFile {
       ...(file.workflows ?? []),
       {
         name: 'Bench loop',
-        statuses: [{ name: 'Open', category: 'todo' }, { name: 'Closed', category: 'done' }],
-        transitions: [{ name: 'Touch', from: ['Open'], to: 'Open' }, { name: 'Close', from: 'any', to: 'Closed', screen: { resolution: true } }],
+        statuses: [
+          { name: 'Open', category: 'todo' },
+          { name: 'Closed', category: 'done' },
+        ],
+        transitions: [
+          { name: 'Touch', from: ['Open'], to: 'Open' },
+          { name: 'Close', from: 'any', to: 'Closed', screen: { resolution: true } },
+        ],
       },
     ],
     members,
@@ -96,7 +102,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): Progre
     const width = 30;
     const filled = Math.round((done / Math.max(total, 1)) * width);
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
-    stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.round((done / Math.max(total, 1)) * 100)).padStart(3)}% ${what.padEnd(40)} ${seconds}s`);
+    stream.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.round((done / Math.max(total, 1)) * 100)).padStart(3)}% ${what.padEnd(40)} ${seconds}s`,
+    );
     if (done >= total) stream.write('\n');
   };
 }
@@ -106,15 +114,36 @@ const words = sql.raw(`array[${WORDS.map((w) => `'${w}'`).join(',')}]`);
 const sentence = (count: string) =>
   sql`(select string_agg((${words})[1 + floor(random() * ${WORDS.length})::int], ' ') from generate_series(1, ${sql.raw(count)}))`;
 
-async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: number; comments: number; worklogs: number }, memberIds: string[]) {
-  const project = await db.selectFrom('projects').select(['key', 'next_ticket_number']).where('id', '=', projectId).executeTakeFirstOrThrow();
+async function fillProject(
+  db: Kysely<DB>,
+  projectId: string,
+  size: { tickets: number; comments: number; worklogs: number },
+  memberIds: string[],
+) {
+  const project = await db
+    .selectFrom('projects')
+    .select(['key', 'next_ticket_number'])
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
   // tickets already there (another scenario's seed) keep their numbers; ours follow them
   const first = project.next_ticket_number;
-  const types = (await db.selectFrom('ticket_types').select(['id', 'workflow_id']).where('project_id', '=', projectId).orderBy('position').execute());
-  const statuses = await db.selectFrom('statuses').select(['id', 'category']).where('workflow_id', '=', types[0]!.workflow_id).orderBy('position').execute();
+  const types = await db
+    .selectFrom('ticket_types')
+    .select(['id', 'workflow_id'])
+    .where('project_id', '=', projectId)
+    .orderBy('position')
+    .execute();
+  const statuses = await db
+    .selectFrom('statuses')
+    .select(['id', 'category'])
+    .where('workflow_id', '=', types[0]!.workflow_id)
+    .orderBy('position')
+    .execute();
   const done = statuses.find((s) => s.category === 'done')!.id;
   const priorities = (await db.selectFrom('priorities').select('id').where('project_id', '=', projectId).execute()).map((p) => p.id);
-  const resolution = (await db.selectFrom('resolutions').select('id').where('project_id', '=', projectId).where('is_default', '=', true).executeTakeFirst())?.id ?? null;
+  const resolution =
+    (await db.selectFrom('resolutions').select('id').where('project_id', '=', projectId).where('is_default', '=', true).executeTakeFirst())
+      ?.id ?? null;
   const labels = (await db.selectFrom('labels').select('id').where('project_id', '=', projectId).execute()).map((l) => l.id);
   const level = (await db.selectFrom('security_levels').select('id').where('project_id', '=', projectId).executeTakeFirst())?.id ?? null;
   const typeIds = types.map((t) => t.id);
@@ -143,7 +172,9 @@ async function fillProject(db: Kysely<DB>, projectId: string, size: { tickets: n
     ) g
   `.execute(db);
   await sql`update projects set next_ticket_number = ${first + size.tickets} where id = ${projectId}`.execute(db);
-  await sql`insert into ticket_watchers (ticket_id, member_id) select id, reporter_id from tickets where project_id = ${projectId} and number >= ${first} and reporter_id is not null on conflict do nothing`.execute(db);
+  await sql`insert into ticket_watchers (ticket_id, member_id) select id, reporter_id from tickets where project_id = ${projectId} and number >= ${first} and reporter_id is not null on conflict do nothing`.execute(
+    db,
+  );
   await sql`
     insert into ticket_labels (ticket_id, label_id)
     select distinct t.id, (${labels}::uuid[])[1 + floor(random() * ${labels.length})::int + 0 * k]
@@ -243,7 +274,9 @@ async function main() {
     const counts = await sql<{ tickets: number; comments: number; worklogs: number; members: number }>`
       select (select count(*) from tickets) as tickets, (select count(*) from comments) as comments,
              (select count(*) from worklogs) as worklogs, (select count(*) from members) as members`.execute(database.db);
-    console.error(`${result.skipped ? 'already generated' : 'generated'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(counts.rows[0])}`);
+    console.error(
+      `${result.skipped ? 'already generated' : 'generated'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(counts.rows[0])}`,
+    );
   } finally {
     await database.close();
   }

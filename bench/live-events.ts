@@ -40,21 +40,25 @@ function openStream(base: string, key: string, cookie: string, arrivals: number[
   arrivals.push(mine);
   let request!: http.ClientRequest;
   const ready = new Promise<void>((resolve, reject) => {
-    request = http.get(new URL(`/events?topic=${encodeURIComponent(`ticket:${key}`)}`, base), { headers: { cookie }, agent: false }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`stream answered ${response.statusCode}`));
-      response.setEncoding('utf8');
-      let buffer = '';
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const message = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (message.startsWith('event: ready')) resolve();
-          if (message.startsWith('event: change')) mine.push(performance.now());
-        }
-      });
-    });
+    request = http.get(
+      new URL(`/events?topic=${encodeURIComponent(`ticket:${key}`)}`, base),
+      { headers: { cookie }, agent: false },
+      (response) => {
+        if (response.statusCode !== 200) reject(new Error(`stream answered ${response.statusCode}`));
+        response.setEncoding('utf8');
+        let buffer = '';
+        response.on('data', (chunk: string) => {
+          buffer += chunk;
+          let cut: number;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const message = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            if (message.startsWith('event: ready')) resolve();
+            if (message.startsWith('event: change')) mine.push(performance.now());
+          }
+        });
+      },
+    );
     request.on('error', reject);
   });
   return { ready, close: () => request.destroy() };
@@ -128,8 +132,12 @@ async function run(target: BenchTarget, listeners: number) {
 
 const engines = args.engine ? [args.engine] : ['pglite', ...((await postgresAnswers()) ? ['postgres'] : [])];
 const host = machine();
-console.log(`live events fan-out · ${new Date().toISOString().slice(0, 10)} · ${host.cpus} × ${host.cpuModel} · Node ${host.node} · load ${host.loadAverage} · ${commentCount} comments per row · ${watcherCount} watchers`);
-console.log('| engine | open pages | open all ms | heap KiB per page | RSS KiB per page | comments/s | comment p50 ms | comment p99 ms | delay p50 ms | delay p99 ms | max ms | missed | peak RSS MiB |');
+console.log(
+  `live events fan-out · ${new Date().toISOString().slice(0, 10)} · ${host.cpus} × ${host.cpuModel} · Node ${host.node} · load ${host.loadAverage} · ${commentCount} comments per row · ${watcherCount} watchers`,
+);
+console.log(
+  '| engine | open pages | open all ms | heap KiB per page | RSS KiB per page | comments/s | comment p50 ms | comment p99 ms | delay p50 ms | delay p99 ms | max ms | missed | peak RSS MiB |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const engine of engines) {
   for (const listeners of listenerCounts) {

@@ -51,7 +51,9 @@ try {
     }
     const get = figures.get('GET')!;
     const post = figures.get('POST')!;
-    console.log(`| ${round} | ${get.perSecond} | ${get.micros.toFixed(0)} | ${post.perSecond} | ${post.micros.toFixed(0)} | ${(post.micros - get.micros).toFixed(0)} |`);
+    console.log(
+      `| ${round} | ${get.perSecond} | ${get.micros.toFixed(0)} | ${post.perSecond} | ${post.micros.toFixed(0)} | ${(post.micros - get.micros).toFixed(0)} |`,
+    );
   }
 } finally {
   await server.stop();

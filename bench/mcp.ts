@@ -54,7 +54,11 @@ function pairs(ticketKey: string | null): Pair[] {
   if (ticketKey) {
     all.push(
       { tool: 'get_ticket', arguments: { key: ticketKey }, rest: { method: 'GET', path: `/api/v1/tickets/${ticketKey}` } },
-      { tool: 'search_tickets', arguments: { project: PROJECT, limit: 20 }, rest: { method: 'GET', path: `/api/v1/tickets?project=${PROJECT}&limit=20` } },
+      {
+        tool: 'search_tickets',
+        arguments: { project: PROJECT, limit: 20 },
+        rest: { method: 'GET', path: `/api/v1/tickets?project=${PROJECT}&limit=20` },
+      },
     );
   }
   return all.filter((pair) => registry.byTool.has(pair.tool));
@@ -66,8 +70,15 @@ const mcpCall = (pair: Pair): BenchRequest => mcpToolCall(pair.tool, pair.argume
 async function toolListSizes(): Promise<string[]> {
   const database = await openDatabase({ engine: 'pglite', memory: true });
   try {
-    await prepareWorkspace(database.db, { demo: false, initialWorkspace: parseWorkspaceYaml(fs.readFileSync(BENCH_WORKSPACE, 'utf8'), 'bench/fixtures/workspace.yaml') });
-    const member = await database.db.selectFrom('members').select('id').where('email', '=', 'agent@bench.example').executeTakeFirstOrThrow();
+    await prepareWorkspace(database.db, {
+      demo: false,
+      initialWorkspace: parseWorkspaceYaml(fs.readFileSync(BENCH_WORKSPACE, 'utf8'), 'bench/fixtures/workspace.yaml'),
+    });
+    const member = await database.db
+      .selectFrom('members')
+      .select('id')
+      .where('email', '=', 'agent@bench.example')
+      .executeTakeFirstOrThrow();
     const app = await buildApp({ config: { publicUrl: 'http://127.0.0.1', logLevel: 'warn' }, database });
     const lines: string[] = [];
     for (const access of ['write', 'read'] as const) {
@@ -80,7 +91,9 @@ async function toolListSizes(): Promise<string[]> {
           payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
         });
         if (reply.statusCode !== 200) throw new Error(`tools/list answered ${reply.statusCode}`);
-        lines.push(`| ${version} | ${access} | ${(JSON.parse(reply.body) as { result: { tools: unknown[] } }).result.tools.length} | ${Buffer.byteLength(reply.body)} |`);
+        lines.push(
+          `| ${version} | ${access} | ${(JSON.parse(reply.body) as { result: { tools: unknown[] } }).result.tools.length} | ${Buffer.byteLength(reply.body)} |`,
+        );
       }
     }
     await app.close();
@@ -196,13 +209,14 @@ function spread(ratios: number[]): string {
 const nodeNote = unclaimedNodeNote();
 const lines = [
   `MCP against REST, ${settings.connections} connections, ${rounds} rounds of ${settings.duration} s per door (each after ${settings.warmup} s warm-up), ` +
-    'requests/s averaged over the rounds, the worst p99, the server\'s CPU time per request over all rounds, ' +
-    'and each round\'s own MCP/REST ratio as lowest–highest (median)',
+    "requests/s averaged over the rounds, the worst p99, the server's CPU time per request over all rounds, " +
+    "and each round's own MCP/REST ratio as lowest–highest (median)",
   '',
   '| engine | tool | REST req/s | REST p99 ms | REST CPU ms/req | MCP req/s | MCP p99 ms | MCP CPU ms/req | MCP/REST req/s | per round | REST/MCP CPU | failures |',
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
-  ...rows.map((row) =>
-    `| ${row.engine} | ${row.tool} | ${row.rest.requestsPerSecond} | ${row.rest.p99Ms} | ${row.rest.cpuMsPerRequest.toFixed(3)} | ` +
+  ...rows.map(
+    (row) =>
+      `| ${row.engine} | ${row.tool} | ${row.rest.requestsPerSecond} | ${row.rest.p99Ms} | ${row.rest.cpuMsPerRequest.toFixed(3)} | ` +
       `${row.mcp.requestsPerSecond} | ${row.mcp.p99Ms} | ${row.mcp.cpuMsPerRequest.toFixed(3)} | ` +
       `${(row.mcp.requestsPerSecond / row.rest.requestsPerSecond).toFixed(2)} | ${spread(row.roundRatios)} | ${(row.rest.cpuMsPerRequest / row.mcp.cpuMsPerRequest).toFixed(2)} | ${row.rest.failures + row.mcp.failures} |`,
   ),
@@ -212,4 +226,7 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 fs.mkdirSync(OUT, { recursive: true });
-fs.writeFileSync(new URL('mcp.json', OUT), `${JSON.stringify({ settings, rows, toolListBytes: sizes, at: new Date().toISOString() }, null, 2)}\n`);
+fs.writeFileSync(
+  new URL('mcp.json', OUT),
+  `${JSON.stringify({ settings, rows, toolListBytes: sizes, at: new Date().toISOString() }, null, 2)}\n`,
+);

@@ -42,7 +42,17 @@ try {
     .select('key')
     .where('key', 'in', [PAGE_TICKET])
     .executeTakeFirst()
-    .then(async (found) => found ?? (await database.db.selectFrom('tickets').select('key').where('key', 'like', 'ATR-%').orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow()));
+    .then(
+      async (found) =>
+        found ??
+        (await database.db
+          .selectFrom('tickets')
+          .select('key')
+          .where('key', 'like', 'ATR-%')
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirstOrThrow()),
+    );
   const pages = { ...PAGES, ticket: `/browse/${ticket.key}` };
   const timings: string[] = [];
   const weights: string[] = [];
@@ -77,12 +87,24 @@ try {
         sizes[kind][encoding === 'identity' ? 'raw' : encoding] += length;
       }
     }
-    weights.push(`| ${name} | ${assets.length} | ${kb(sizes.js.br)} | ${kb(sizes.js.gzip)} | ${kb(sizes.js.raw)} | ${kb(sizes.css.br)} | ${kb(sizes.css.gzip)} | ${kb(sizes.css.raw)} |`);
+    weights.push(
+      `| ${name} | ${assets.length} | ${kb(sizes.js.br)} | ${kb(sizes.js.gzip)} | ${kb(sizes.js.raw)} | ${kb(sizes.css.br)} | ${kb(sizes.css.gzip)} | ${kb(sizes.css.raw)} |`,
+    );
   }
   await app.close();
-  console.log(['| Engine | Page | Path | requests, one at a time | p50 ms | p95 ms | p99 ms |', '|---|---|---|--:|--:|--:|--:|', ...timings].join('\n'));
+  console.log(
+    ['| Engine | Page | Path | requests, one at a time | p50 ms | p95 ms | p99 ms |', '|---|---|---|--:|--:|--:|--:|', ...timings].join(
+      '\n',
+    ),
+  );
   console.log('');
-  console.log(['| Page | files | JS brotli | JS gzip | JS raw | CSS brotli | CSS gzip | CSS raw |', '|---|--:|--:|--:|--:|--:|--:|--:|', ...weights].join('\n'));
+  console.log(
+    [
+      '| Page | files | JS brotli | JS gzip | JS raw | CSS brotli | CSS gzip | CSS raw |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|',
+      ...weights,
+    ].join('\n'),
+  );
 } finally {
   await database.close();
   await target.dispose();

@@ -68,9 +68,7 @@ interface Measured {
 
 if (!(await postgresAnswers())) throw new Error('PostgreSQL at 127.0.0.1:5432 does not answer');
 const all = await loadScenarios();
-const scenarios = readsFirst(
-  args.only ? scenariosNamed(all, args.only) : all.filter((s) => PATHS.some((matches) => matches(s.name))),
-);
+const scenarios = readsFirst(args.only ? scenariosNamed(all, args.only) : all.filter((s) => PATHS.some((matches) => matches(s.name))));
 
 const database = await postgresTarget();
 const direct = (database.target as Extract<DatabaseTarget, { engine: 'postgres' }>).url;
@@ -99,8 +97,7 @@ try {
   const passing = await startPgBouncer(args.pgbouncer, 0);
   bouncers.push(passing);
   setups.push({ label: `PgBouncer ${passing.version}, unnamed`, target: through(passing), bouncer: passing });
-  const preparedBin =
-    args['pgbouncer-prepared'] ?? (keepsPrepared(pgbouncerVersion(args.pgbouncer)) ? args.pgbouncer : null);
+  const preparedBin = args['pgbouncer-prepared'] ?? (keepsPrepared(pgbouncerVersion(args.pgbouncer)) ? args.pgbouncer : null);
   if (preparedBin !== null) {
     const keeping = await startPgBouncer(preparedBin, 200);
     bouncers.push(keeping);
@@ -123,10 +120,7 @@ try {
     await opened.close();
     services.push({
       setup,
-      child: await startChild<{ url: string; env: BenchEnv }>(SERVICE, [
-        JSON.stringify(setup.target),
-        JSON.stringify(seeded.env),
-      ]),
+      child: await startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(setup.target), JSON.stringify(seeded.env)]),
     });
   }
 
@@ -184,10 +178,7 @@ try {
   if (nodeNote) console.log(nodeNote);
   for (const note of notes) console.log(note);
   console.log('');
-  console.log(
-    '| Request | Reaching PostgreSQL | Answered a second | p99 ms | Service ms | PostgreSQL ms | PgBouncer ms ' +
-      '| Failed |',
-  );
+  console.log('| Request | Reaching PostgreSQL | Answered a second | p99 ms | Service ms | PostgreSQL ms | PgBouncer ms ' + '| Failed |');
   console.log('|---|---|--:|--:|--:|--:|--:|--:|');
   for (const scenario of scenarios) {
     for (const { setup } of services) {

@@ -157,8 +157,12 @@ for (const open of engines) {
   }
 }
 for (const row of rows) {
-  for (const [who, side] of [['Atrium', row.atrium], ['baseline', row.baseline]] as const) {
-    if (side && side.failures > 0) notes.push(`${row.engine} ${row.scenario}, ${who}: ${side.failures} failed requests — figures not trustworthy.`);
+  for (const [who, side] of [
+    ['Atrium', row.atrium],
+    ['baseline', row.baseline],
+  ] as const) {
+    if (side && side.failures > 0)
+      notes.push(`${row.engine} ${row.scenario}, ${who}: ${side.failures} failed requests — figures not trustworthy.`);
   }
 }
 
@@ -187,5 +191,7 @@ if (!args['no-record']) {
   };
   appendRun(RUNS, run);
   const rendered = run.full && writeResults(RUNS, RESULTS, await scenarioTargets());
-  console.error(`recorded in bench/runs.jsonl${rendered ? '; bench/RESULTS.md made from it' : ' (not a full run: bench/RESULTS.md left as it was)'}`);
+  console.error(
+    `recorded in bench/runs.jsonl${rendered ? '; bench/RESULTS.md made from it' : ' (not a full run: bench/RESULTS.md left as it was)'}`,
+  );
 }

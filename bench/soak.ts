@@ -67,11 +67,16 @@ async function checkMix(url: string, token: string, requests: readonly BenchRequ
   for (const request of requests) {
     const response = await fetch(`${url}${request.path}`, {
       method: request.method,
-      headers: { ...request.headers, authorization: `Bearer ${token}`, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...request.headers,
+        authorization: `Bearer ${token}`,
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
     });
     const text = await response.text();
-    if (!response.ok || /"isError":\s*true/.test(text)) throw new Error(`${request.method} ${request.path} answered ${response.status}: ${text.slice(0, 300)}`);
+    if (!response.ok || /"isError":\s*true/.test(text))
+      throw new Error(`${request.method} ${request.path} answered ${response.status}: ${text.slice(0, 300)}`);
   }
 }
 
@@ -103,7 +108,8 @@ function report(engine: string, restScenarios: number, requestCount: number, sta
     '| minute | requests | req/s | p50 ms | p99 ms | failures | RSS MiB | load average |',
     '|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...samples.map(
-      (s) => `| ${s.minute} | ${s.requests} | ${s.requestsPerSecond} | ${s.p50Ms} | ${s.p99Ms} | ${s.failures} | ${mib(s.rssBytes).toFixed(0)} | ${s.loadAverage} |`,
+      (s) =>
+        `| ${s.minute} | ${s.requests} | ${s.requestsPerSecond} | ${s.p50Ms} | ${s.p99Ms} | ${s.failures} | ${mib(s.rssBytes).toFixed(0)} | ${s.loadAverage} |`,
     ),
     '',
     `Trend (least squares): RSS ${slope(rss).toFixed(2)} MiB/minute over all minutes, ${slope(afterFirst(rss)).toFixed(2)} after the first, ` +
@@ -125,7 +131,9 @@ async function soak(target: BenchTarget): Promise<string> {
       const figures = await loadMix(url, requests, env.token, { connections, duration: 60, warmup: 0 });
       const sample = { minute, ...figures, rssBytes: rssOf(service.pid), loadAverage: loadAverage() };
       samples.push(sample);
-      console.error(`${target.engine} minute ${minute}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99Ms} ms, RSS ${mib(sample.rssBytes).toFixed(0)} MiB, ${figures.failures} failures`);
+      console.error(
+        `${target.engine} minute ${minute}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99Ms} ms, RSS ${mib(sample.rssBytes).toFixed(0)} MiB, ${figures.failures} failures`,
+      );
     }
     return report(target.engine, (await loadScenarios()).length, requests.length, startRss, samples);
   } finally {

@@ -30,8 +30,14 @@ export function typeScriptFiles(folder) {
  */
 export function sourcesFingerprint() {
   const hash = createHash('sha256');
-  for (const compiler of ['compiled-sources.js', 'compile-sources.js']) hash.update(fs.readFileSync(path.join(import.meta.dirname, compiler))).update('\0');
-  for (const file of typeScriptFiles(SOURCES)) hash.update(file).update('\0').update(fs.readFileSync(path.join(SOURCES, file))).update('\0');
+  for (const compiler of ['compiled-sources.js', 'compile-sources.js'])
+    hash.update(fs.readFileSync(path.join(import.meta.dirname, compiler))).update('\0');
+  for (const file of typeScriptFiles(SOURCES))
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(SOURCES, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -58,7 +64,9 @@ export function compiledSources() {
   if (typeof module.stripTypeScriptTypes !== 'function' || process.env.ATRIUM_RUN_SOURCES === '1') return null;
   const fingerprint = sourcesFingerprint();
   if (readFingerprint() === fingerprint) return COMPILED;
-  const made = spawnSync(process.execPath, ['--no-warnings', path.join(import.meta.dirname, 'compile-sources.js'), fingerprint], { encoding: 'utf8' });
+  const made = spawnSync(process.execPath, ['--no-warnings', path.join(import.meta.dirname, 'compile-sources.js'), fingerprint], {
+    encoding: 'utf8',
+  });
   if (made.status === 0 && readFingerprint() === fingerprint) return COMPILED;
   const reason = (made.stderr || made.error?.message || '').trim().split('\n')[0];
   process.stderr.write(`atrium: running the TypeScript sources as they are (could not write ${COMPILED}: ${reason})\n`);

@@ -3,7 +3,10 @@
 // difference in CPU is what a request body and the envelope cost before any of Atrium runs.
 import Fastify from 'fastify';
 
-const ME = JSON.stringify({ user: { id: '64b5c7fb-e5cd-4da7-94cb-a3e6edbd0ca1', name: 'Bench Agent' }, agent: { name: 'bench', access: 'write' } });
+const ME = JSON.stringify({
+  user: { id: '64b5c7fb-e5cd-4da7-94cb-a3e6edbd0ca1', name: 'Bench Agent' },
+  agent: { name: 'bench', access: 'write' },
+});
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const app = Fastify({ logger: false });

@@ -66,7 +66,10 @@ function statFields(pid: number): string[] | null {
 export function postgresCpuMs(): number | null {
   let pids: number[];
   try {
-    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+    pids = fs
+      .readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
   } catch {
     return null;
   }
@@ -99,10 +102,14 @@ function startOptions(): string[] {
  * TypeScript ones (seed, baseline) have Node strip their types, or tsx where it cannot.
  */
 export async function startChild<T>(file: URL, args: string[], env: Record<string, string> = {}): Promise<Child<T>> {
-  const child: ChildProcess = spawn(process.execPath, [...startOptions(), ...(process.features.typescript ? [] : ['--import', 'tsx']), file.pathname, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...startOptions(), ...(process.features.typescript ? [] : ['--import', 'tsx']), file.pathname, ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

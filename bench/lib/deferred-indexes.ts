@@ -10,7 +10,12 @@ import type { DB } from '../../src/storage/schema.ts';
  * the ones named in `keep`: those the load itself reads by. Call it inside a transaction, so that
  * a failed load leaves the indexes as they were.
  */
-export async function withIndexesBuiltAfter<T>(trx: Transaction<DB>, tables: readonly string[], keep: readonly string[], load: () => Promise<T>): Promise<T> {
+export async function withIndexesBuiltAfter<T>(
+  trx: Transaction<DB>,
+  tables: readonly string[],
+  keep: readonly string[],
+  load: () => Promise<T>,
+): Promise<T> {
   const { rows: deferred } = await sql<{ name: string; definition: string }>`
     select i.relname as name, pg_get_indexdef(x.indexrelid) as definition
     from pg_index x join pg_class i on i.oid = x.indexrelid

@@ -51,12 +51,20 @@ app.get('/bench/memory', async () => {
   return { rss, heapUsed };
 });
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
-const created = await app.inject({ method: 'POST', url: '/api/v1/tickets', headers: { authorization: `Bearer ${secret}` }, payload: { project: 'ATR', summary: 'Watched by every open page' } });
+const created = await app.inject({
+  method: 'POST',
+  url: '/api/v1/tickets',
+  headers: { authorization: `Bearer ${secret}` },
+  payload: { project: 'ATR', summary: 'Watched by every open page' },
+});
 const key = created.json().key as string;
 const watching = members.filter((m) => extraEmails.includes(m.email ?? '')).slice(0, extra.watchers ?? 0);
 if (watching.length) {
   const ticket = await database.db.selectFrom('tickets').select('id').where('key', '=', key).executeTakeFirstOrThrow();
-  await database.db.insertInto('ticket_watchers').values(watching.map((m) => ({ ticket_id: ticket.id, member_id: m.id }))).execute();
+  await database.db
+    .insertInto('ticket_watchers')
+    .values(watching.map((m) => ({ ticket_id: ticket.id, member_id: m.id })))
+    .execute();
 }
 process.stdout.write(`${JSON.stringify({ url, token: secret, key, cookies })}\n`);
 

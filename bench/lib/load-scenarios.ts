@@ -19,7 +19,11 @@ export async function loadScenarios(): Promise<Scenario[]> {
 
 /** The scenarios whose name contains any of the comma-separated words of `only`, in any case; all of them when it names none. */
 export function scenariosNamed(all: readonly Scenario[], only: string | undefined): Scenario[] {
-  const words = (only ?? '').toLowerCase().split(',').map((word) => word.trim()).filter(Boolean);
+  const words = (only ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((word) => word.trim())
+    .filter(Boolean);
   return all.filter((scenario) => words.length === 0 || words.some((word) => scenario.name.toLowerCase().includes(word)));
 }
 

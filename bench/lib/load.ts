@@ -92,7 +92,12 @@ export async function load(baseUrl: string, request: BenchRequest, token: string
 }
 
 /** Loads a mix: every connection sends the requests in turn, over and over (autocannon's `requests`). */
-export async function loadMix(baseUrl: string, requests: readonly BenchRequest[], token: string | null, settings: LoadSettings): Promise<LoadFigures> {
+export async function loadMix(
+  baseUrl: string,
+  requests: readonly BenchRequest[],
+  token: string | null,
+  settings: LoadSettings,
+): Promise<LoadFigures> {
   const options = {
     url: baseUrl,
     connections: settings.connections,

@@ -80,12 +80,9 @@ export async function startPgBouncer(bin: string, preparedStatements: number, po
     : [bin, path.join(dir, 'pgbouncer.ini')];
   const child = spawn(command[0]!, command.slice(1), { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let tries = 0; tries < 100 && !(await answers(port)); tries++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let tries = 0; tries < 100 && !(await answers(port)); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
   if (!(await answers(port))) {
-    const log = fs.existsSync(path.join(dir, 'pgbouncer.log'))
-      ? fs.readFileSync(path.join(dir, 'pgbouncer.log'), 'utf8').slice(-1000)
-      : '';
+    const log = fs.existsSync(path.join(dir, 'pgbouncer.log')) ? fs.readFileSync(path.join(dir, 'pgbouncer.log'), 'utf8').slice(-1000) : '';
     child.kill();
     throw new Error(`PgBouncer ${version} did not start on port ${port}: ${log}`);
   }

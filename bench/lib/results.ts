@@ -51,7 +51,10 @@ function scenarioTable(run: RunRecord, targets: ReadonlyMap<string, Target>): st
 }
 
 function memoryTable(run: RunRecord): string[] {
-  const lines = ["| Engine | Server listening | Server's peak over the run | Seed process's peak | Target | Met |", '|---|--:|--:|--:|---|:-:|'];
+  const lines = [
+    "| Engine | Server listening | Server's peak over the run | Seed process's peak | Target | Met |",
+    '|---|--:|--:|--:|---|:-:|',
+  ];
   for (const engine of ENGINE_ORDER) {
     const memory = run.memory.find((entry) => entry.engine === engine);
     const peaks = run.rows.filter((row) => row.engine === engine).map((row) => row.atrium.peakRssBytes);
@@ -60,7 +63,9 @@ function memoryTable(run: RunRecord): string[] {
     const peak = known.length ? Math.max(...known) : null;
     const target = engine === 'postgres' ? `< ${PEAK_RSS_BELOW_BYTES / 1e6} MB (${mib(PEAK_RSS_BELOW_BYTES)})` : '';
     const met = engine === 'postgres' ? (peak === null ? '?' : peak < PEAK_RSS_BELOW_BYTES ? '✓' : '✗') : '';
-    lines.push(`| ${ENGINE_NAME[engine]} | ${mib(memory?.listeningRssBytes ?? null)} | ${mib(peak)} | ${mib(memory?.seedPeakRssBytes ?? null)} | ${target} | ${met} |`);
+    lines.push(
+      `| ${ENGINE_NAME[engine]} | ${mib(memory?.listeningRssBytes ?? null)} | ${mib(peak)} | ${mib(memory?.seedPeakRssBytes ?? null)} | ${target} | ${met} |`,
+    );
   }
   return lines;
 }

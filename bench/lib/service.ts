@@ -25,7 +25,11 @@ export async function seedTarget(target: BenchTarget, env: Record<string, string
 }
 
 /** Starts the service in its own process on a seeded target: its VmHWM counts the server alone. */
-export function startService(target: BenchTarget, seeded: SeededTarget, env: Record<string, string> = {}): Promise<Child<{ url: string; env: BenchEnv }>> {
+export function startService(
+  target: BenchTarget,
+  seeded: SeededTarget,
+  env: Record<string, string> = {},
+): Promise<Child<{ url: string; env: BenchEnv }>> {
   return startChild<{ url: string; env: BenchEnv }>(SERVICE, [JSON.stringify(target.target), JSON.stringify(seeded.env)], env);
 }
 

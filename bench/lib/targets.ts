@@ -38,14 +38,20 @@ function parts(target: Target, row: Measured): Part[] {
   if (row.engine === 'pglite') {
     if (target.pgliteWithin === undefined) return [];
     const times = row.postgresRequestsPerSecond === null ? null : row.postgresRequestsPerSecond / row.requestsPerSecond;
-    return [{ says: `within ${target.pgliteWithin}× of PostgreSQL${times === null ? '' : ` (${times.toFixed(1)}×)`}`, holds: times === null ? null : times <= target.pgliteWithin }];
+    return [
+      {
+        says: `within ${target.pgliteWithin}× of PostgreSQL${times === null ? '' : ` (${times.toFixed(1)}×)`}`,
+        holds: times === null ? null : times <= target.pgliteWithin,
+      },
+    ];
   }
   const found: Part[] = [];
   if (target.ofBaseline !== undefined) {
     const ratio = row.baselineRequestsPerSecond ? row.requestsPerSecond / row.baselineRequestsPerSecond : null;
     found.push({ says: `≥ ${percent(target.ofBaseline)} of baseline`, holds: ratio === null ? null : ratio >= target.ofBaseline });
   }
-  if (target.p95BelowMs !== undefined) found.push({ says: `p95 < ${target.p95BelowMs} ms`, holds: row.p95Ms === null ? null : row.p95Ms < target.p95BelowMs });
+  if (target.p95BelowMs !== undefined)
+    found.push({ says: `p95 < ${target.p95BelowMs} ms`, holds: row.p95Ms === null ? null : row.p95Ms < target.p95BelowMs });
   if (target.p99BelowMs !== undefined) found.push({ says: `p99 < ${target.p99BelowMs} ms`, holds: row.p99Ms < target.p99BelowMs });
   if (target.perSecond !== undefined) found.push({ says: `≥ ${target.perSecond}/s`, holds: row.requestsPerSecond >= target.perSecond });
   return found;

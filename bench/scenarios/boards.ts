@@ -11,7 +11,8 @@ const MOVED = 100;
 
 /** Enough tickets in the project for a full board, whatever data set the run uses. */
 async function ensureTickets(db: Kysely<DB>, projectId: string): Promise<void> {
-  const { count } = (await sql<{ count: number }>`select count(*)::int as count from tickets where project_id = ${projectId}`.execute(db)).rows[0]!;
+  const { count } = (await sql<{ count: number }>`select count(*)::int as count from tickets where project_id = ${projectId}`.execute(db))
+    .rows[0]!;
   if (count >= CARDS) return;
   await sql`
     with p as (select id, key, next_ticket_number as next from projects where id = ${projectId}),
@@ -24,7 +25,9 @@ async function ensureTickets(db: Kysely<DB>, projectId: string): Promise<void> {
            s.ids[1 + n % array_length(s.ids, 1)]
     from p, s, generate_series(0, ${CARDS - count - 1}) n
   `.execute(db);
-  await sql`update projects set next_ticket_number = (select max(number) + 1 from tickets where project_id = ${projectId}) where id = ${projectId}`.execute(db);
+  await sql`update projects set next_ticket_number = (select max(number) + 1 from tickets where project_id = ${projectId}) where id = ${projectId}`.execute(
+    db,
+  );
 }
 
 /**
@@ -37,26 +40,68 @@ async function seedBoards(db: Kysely<DB>): Promise<Record<string, string>> {
   await ensureTickets(db, project.id);
   const existing = await db.selectFrom('boards').select('id').where('number', '=', SPRINT_BOARD).executeTakeFirst();
   if (!existing) {
-    const board = await db.insertInto('boards').values({ number: SPRINT_BOARD, name: 'Bench sprint board', kind: 'scrum', owner_id: null, done_retention_days: null }).returning('id').executeTakeFirstOrThrow();
+    const board = await db
+      .insertInto('boards')
+      .values({ number: SPRINT_BOARD, name: 'Bench sprint board', kind: 'scrum', owner_id: null, done_retention_days: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db.insertInto('board_projects').values({ board_id: board.id, project_id: project.id, position: 0 }).execute();
     const columns = [['To Do'], ['In Progress'], ['In Review'], ['Blocked'], ['Done']];
     await db
       .insertInto('board_columns')
-      .values(columns.map((statuses, position) => ({ board_id: board.id, position, name: statuses[0]!, statuses, min_tickets: null, max_tickets: null })))
+      .values(
+        columns.map((statuses, position) => ({
+          board_id: board.id,
+          position,
+          name: statuses[0]!,
+          statuses,
+          min_tickets: null,
+          max_tickets: null,
+        })),
+      )
       .execute();
     const sprint = await db
       .insertInto('sprints')
-      .values({ board_id: board.id, name: 'Bench sprint', goal: null, state: 'active', start_at: '2026-01-05T00:00:00Z', end_at: '2026-01-19T00:00:00Z', completed_at: null, position: 0 })
+      .values({
+        board_id: board.id,
+        name: 'Bench sprint',
+        goal: null,
+        state: 'active',
+        start_at: '2026-01-05T00:00:00Z',
+        end_at: '2026-01-19T00:00:00Z',
+        completed_at: null,
+        position: 0,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await sql`
       insert into sprint_tickets (sprint_id, ticket_id, board_id)
       select ${sprint.id}, t.id, ${board.id} from tickets t where t.project_id = ${project.id} order by t.rank limit ${CARDS}
     `.execute(db);
-    const wide = await db.insertInto('boards').values({ number: WIDE_BOARD, name: 'Bench everything', kind: 'scrum', owner_id: null, all_projects: true, done_retention_days: null }).returning('id').executeTakeFirstOrThrow();
+    const wide = await db
+      .insertInto('boards')
+      .values({
+        number: WIDE_BOARD,
+        name: 'Bench everything',
+        kind: 'scrum',
+        owner_id: null,
+        all_projects: true,
+        done_retention_days: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db
       .insertInto('board_columns')
-      .values([{ board_id: wide.id, position: 0, name: 'Open', statuses: ['To Do', 'In Progress', 'In Review'], min_tickets: null, max_tickets: null }])
+      .values([
+        {
+          board_id: wide.id,
+          position: 0,
+          name: 'Open',
+          statuses: ['To Do', 'In Progress', 'In Review'],
+          min_tickets: null,
+          max_tickets: null,
+        },
+      ])
       .execute();
   }
   const toDo = await sql<{ key: string }>`

@@ -13,9 +13,14 @@ const BIG_COMPANY = 'Bench Company 0';
 const BIG_CONTACTS = 200;
 const DEALS = 50;
 
-const FIRST = 'anna ben carla david emma felix greta hans ida jonas karla lars mia noah olga paul rosa sam tina uwe vera wim yara zoe'.split(' ');
-const LAST = 'becker fischer weber wagner schulz hoffmann koch richter klein wolf neumann schwarz braun zimmermann kruger hartmann lange werner krause meier lehmann huber mayer kaiser fuchs peters scholz moller weiss jung hahn vogel friedrich keller gunther frank berger winkler roth beck lorenz baumann franke albrecht schuster simon ludwig bohm winter kraus martin'.split(' ');
-const INDUSTRIES = 'manufacturing energy software retail logistics pharmaceuticals banking insurance media telecom construction agriculture'.split(' ');
+const FIRST =
+  'anna ben carla david emma felix greta hans ida jonas karla lars mia noah olga paul rosa sam tina uwe vera wim yara zoe'.split(' ');
+const LAST =
+  'becker fischer weber wagner schulz hoffmann koch richter klein wolf neumann schwarz braun zimmermann kruger hartmann lange werner krause meier lehmann huber mayer kaiser fuchs peters scholz moller weiss jung hahn vogel friedrich keller gunther frank berger winkler roth beck lorenz baumann franke albrecht schuster simon ludwig bohm winter kraus martin'.split(
+    ' ',
+  );
+const INDUSTRIES =
+  'manufacturing energy software retail logistics pharmaceuticals banking insurance media telecom construction agriculture'.split(' ');
 
 /** A word the search finds in about one contact in fifty: one of the last names. */
 export const SEARCH_WORD = 'hartmann';
@@ -40,7 +45,11 @@ async function seedCrm(db: Kysely<DB>): Promise<Record<string, string>> {
           { name: 'Won', category: 'done' },
           { name: 'Lost', category: 'done' },
         ],
-        transitions: [{ name: 'Propose', from: ['Lead'], to: 'Proposal' }, { name: 'Won', from: 'any', to: 'Won' }, { name: 'Lost', from: 'any', to: 'Lost', screen: { fields: ['lost_reason'] } }],
+        transitions: [
+          { name: 'Propose', from: ['Lead'], to: 'Proposal' },
+          { name: 'Won', from: 'any', to: 'Won' },
+          { name: 'Lost', from: 'any', to: 'Lost', screen: { fields: ['lost_reason'] } },
+        ],
       },
     ],
     projects: [
@@ -134,7 +143,8 @@ export const scenarios: Scenario[] = [
   {
     name: 'GET /api/v1/contacts (newest first, 50,000 contacts)',
     request: () => ({ method: 'GET', path: '/api/v1/contacts' }),
-    baseline: (db) => sql`select id, name from contacts where not archived order by created_at desc, id desc limit 20`.execute(db).then((r) => r.rows),
+    baseline: (db) =>
+      sql`select id, name from contacts where not archived order by created_at desc, id desc limit 20`.execute(db).then((r) => r.rows),
   },
   {
     name: 'GET /api/v1/companies/{name} (200 contacts, 50 deals)',
@@ -146,6 +156,10 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'POST /api/v1/interactions (a note on a company)',
-    request: () => ({ method: 'POST', path: '/api/v1/interactions', body: { kind: 'note', subject: 'Bench note', company: BIG_COMPANY, body: 'Logged by the benchmark' } }),
+    request: () => ({
+      method: 'POST',
+      path: '/api/v1/interactions',
+      body: { kind: 'note', subject: 'Bench note', company: BIG_COMPANY, body: 'Logged by the benchmark' },
+    }),
   },
 ];

@@ -4,7 +4,23 @@ import type { Scenario } from './scenario.ts';
 
 const PAGES = 20_000;
 const VERSIONS = 50;
-const WORDS = ['deploy', 'rollback', 'pipeline', 'database', 'migration', 'incident', 'review', 'release', 'customer', 'search', 'index', 'cache', 'token', 'board', 'sprint'];
+const WORDS = [
+  'deploy',
+  'rollback',
+  'pipeline',
+  'database',
+  'migration',
+  'incident',
+  'review',
+  'release',
+  'customer',
+  'search',
+  'index',
+  'cache',
+  'token',
+  'board',
+  'sprint',
+];
 
 /**
  * Space WIKI: 20,000 pages of a few dozen words each, in a tree of 200 folders, read by everyone;
@@ -31,7 +47,15 @@ async function seedKnowledge(db: Kysely<DB>): Promise<Record<string, string>> {
     await db.insertInto('space_grants').values({ space_id: notes.id, level: 'read', everyone: true }).execute();
     const page = await db
       .insertInto('pages')
-      .values({ space_id: notes.id, slug: 'long-lived', title: 'A long-lived page', rank: 'a0', version: VERSIONS, body_format: 'markdown', body_text: 'Version 50 of the runbook: deploy, verify, announce. See CORE-1.' })
+      .values({
+        space_id: notes.id,
+        slug: 'long-lived',
+        title: 'A long-lived page',
+        rank: 'a0',
+        version: VERSIONS,
+        body_format: 'markdown',
+        body_text: 'Version 50 of the runbook: deploy, verify, announce. See CORE-1.',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await sql`
@@ -57,11 +81,13 @@ export const scenarios: Scenario[] = [
   {
     name: 'GET /api/v1/knowledge/spaces/NOTES/pages/long-lived (a page at version 50)',
     request: () => ({ method: 'GET', path: '/api/v1/knowledge/spaces/NOTES/pages/long-lived' }),
-    baseline: (db) => sql`select p.* from pages p join spaces s on s.id = p.space_id where s.key = 'NOTES' and p.slug = 'long-lived'`.execute(db),
+    baseline: (db) =>
+      sql`select p.* from pages p join spaces s on s.id = p.space_id where s.key = 'NOTES' and p.slug = 'long-lived'`.execute(db),
   },
   {
     name: 'GET /api/v1/knowledge/spaces/WIKI/pages/page-12345 (a page in a folder, among 20,000)',
     request: () => ({ method: 'GET', path: '/api/v1/knowledge/spaces/WIKI/pages/page-12345' }),
-    baseline: (db) => sql`select p.* from pages p join spaces s on s.id = p.space_id where s.key = 'WIKI' and p.slug = 'page-12345'`.execute(db),
+    baseline: (db) =>
+      sql`select p.* from pages p join spaces s on s.id = p.space_id where s.key = 'WIKI' and p.slug = 'page-12345'`.execute(db),
   },
 ];

@@ -21,11 +21,13 @@ export async function seedPageSession(db: Parameters<NonNullable<Scenario['seed'
   return { pageCookie: cookie };
 }
 
-const page = (path: string) => (env: BenchEnv): BenchRequest => ({
-  method: 'GET',
-  path,
-  headers: { cookie: `atrium_session=${env.pageCookie}`, accept: 'text/html' },
-});
+const page =
+  (path: string) =>
+  (env: BenchEnv): BenchRequest => ({
+    method: 'GET',
+    path,
+    headers: { cookie: `atrium_session=${env.pageCookie}`, accept: 'text/html' },
+  });
 
 export const scenarios: Scenario[] = [
   { name: 'GET / (home page)', seed: seedPageSession, request: page(PAGES.home!) },

@@ -8,8 +8,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'GET /api/v1/me',
     request: () => ({ method: 'GET', path: '/api/v1/me' }),
-    baseline: (db, env) =>
-      sql`select id, display_name as name from members where id = ${env.memberId}`.execute(db).then((r) => r.rows[0]),
+    baseline: (db, env) => sql`select id, display_name as name from members where id = ${env.memberId}`.execute(db).then((r) => r.rows[0]),
     target: { ofBaseline: 0.6, pgliteWithin: 3 },
   },
   {

@@ -44,14 +44,18 @@ export const scenarios: Scenario[] = [
     baseline: (db) =>
       sql`select t.id from tickets t
           where t.project_id = (select id from projects where key = 'ATR') and ts_match_vq(t.search_vector, to_tsquery('simple', 'pay:*'))
-          limit 20`.execute(db).then((r) => r.rows),
+          limit 20`
+        .execute(db)
+        .then((r) => r.rows),
   },
   {
     name: 'GET /api/v1/tickets?project=ATR&status=open&sort=updated',
     request: () => ({ method: 'GET', path: '/api/v1/tickets?project=ATR&status=open&sort=updated' }),
     baseline: (db) =>
       sql`select t.id from tickets t join projects p on p.id = t.project_id where p.key = 'ATR'
-          order by t.updated_at desc limit 20`.execute(db).then((r) => r.rows),
+          order by t.updated_at desc limit 20`
+        .execute(db)
+        .then((r) => r.rows),
     target: { ofBaseline: 0.5, pgliteWithin: 3 },
   },
   {
@@ -106,7 +110,11 @@ export const scenarios: Scenario[] = [
   },
   {
     name: `POST /api/v1/tickets/${TICKET}/comments`,
-    request: () => ({ method: 'POST', path: `/api/v1/tickets/${TICKET}/comments`, body: { body: 'Bench comment with @nobody and `code`' } }),
+    request: () => ({
+      method: 'POST',
+      path: `/api/v1/tickets/${TICKET}/comments`,
+      body: { body: 'Bench comment with @nobody and `code`' },
+    }),
     target: { perSecond: 500 },
   },
 ];

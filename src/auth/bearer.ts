@@ -48,7 +48,9 @@ export function bearerToken(authorization: string | undefined): string | null {
  * and security levels (the first things almost every operation asks), for a token the process
  * does not hold at the current config_version.
  */
-const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) => sql<AuthRow>`/*prepare*/
+const bearerLookup = compiledTemplate(
+  2,
+  (clock: string | null, hash: string) => sql<AuthRow>`/*prepare*/
     select c.*,
       t.kind, t.name as token_name, t.access, m.display_name, m.is_admin,
       ${sql.join(settingsColumns.filter((c) => c !== 'config_version').map((c) => sql.ref(`s.${c}`)))},
@@ -57,7 +59,8 @@ const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) =>
     from ${tokenCheckOf([hash, clock])} c
     join tokens t on t.id = c.token_id
     join members m on m.id = c.member_id
-    cross join workspace_settings s`);
+    cross join workspace_settings s`,
+);
 
 /**
  * For a token the process holds: only what may change without config_version moving, read on
@@ -68,8 +71,11 @@ const bearerLookup = compiledTemplate(2, (clock: string | null, hash: string) =>
  * number read here is the one the principal was read at, the principal is current. Five columns
  * instead of twenty, and no grants' subqueries for PostgreSQL to set up.
  */
-const heldTokenCheck = compiledTemplate(2, (clock: string | null, hash: string) => sql<TokenCheck>`/*prepare*/
-    select * from ${tokenCheckOf([hash, clock])}`);
+const heldTokenCheck = compiledTemplate(
+  2,
+  (clock: string | null, hash: string) => sql<TokenCheck>`/*prepare*/
+    select * from ${tokenCheckOf([hash, clock])}`,
+);
 
 /** A principal as read for one token, and the config_version it was read at. */
 interface HeldEntry {
@@ -120,7 +126,12 @@ async function noteUse(db: Kysely<DB>, check: TokenCheck): Promise<void> {
  * config_version and the member stay, else read in full. Never another member's, whatever
  * happened to the entry. One round trip warm; two once after each change to the structure.
  */
-async function lookUp(db: Kysely<DB>, cache: Map<string, HeldEntry>, hash: string, clock: string | null): Promise<{ check: TokenCheck; principal: Principal } | undefined> {
+async function lookUp(
+  db: Kysely<DB>,
+  cache: Map<string, HeldEntry>,
+  hash: string,
+  clock: string | null,
+): Promise<{ check: TokenCheck; principal: Principal } | undefined> {
   const known = cache.get(hash);
   if (known) {
     const check = (await db.executeQuery(heldTokenCheck(db, clock, hash))).rows[0];
@@ -239,7 +250,10 @@ export class DeferredTokenCheck implements PendingTokenCheck {
 
   async #judge(): Promise<Verdict> {
     const [hash, clock] = this.values;
-    const check = this.#offered !== undefined ? (this.#offered ?? undefined) : (await this.#db.executeQuery(heldTokenCheck(this.#db, clock, hash))).rows[0];
+    const check =
+      this.#offered !== undefined
+        ? (this.#offered ?? undefined)
+        : (await this.#db.executeQuery(heldTokenCheck(this.#db, clock, hash))).rows[0];
     const verdict = verdictOf(this.#known, check, hash);
     if (verdict === 'refused') heldFor(this.#db).delete(hash);
     if (verdict === 'current' && check) await noteUse(this.#db, check);
@@ -251,7 +265,11 @@ export class DeferredTokenCheck implements PendingTokenCheck {
  * A principal for a read: the one the process holds for the token, with its check deferred (see
  * DeferredTokenCheck), or, for a token not held, checked and read in full now.
  */
-export async function authenticateDeferred(db: Kysely<DB>, authorization: string | undefined, now?: Date): Promise<{ principal: Principal; check: DeferredTokenCheck | null }> {
+export async function authenticateDeferred(
+  db: Kysely<DB>,
+  authorization: string | undefined,
+  now?: Date,
+): Promise<{ principal: Principal; check: DeferredTokenCheck | null }> {
   const { hash, clock } = presented(authorization, now);
   const known = heldFor(db).get(hash);
   if (known) return { principal: known.principal, check: new DeferredTokenCheck(db, hash, clock, known) };

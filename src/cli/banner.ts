@@ -82,8 +82,7 @@ export async function serveBanner(db: Kysely<DB>, config: Config, address: strin
   if (!settings.mcp) lines.push(`The MCP server is switched off; switch it on with:  ${atrium} settings set mcp on`);
   if (config.databasePooler !== 'none' && config.databaseDirectUrl === null) {
     lines.push(
-      'Live updates of open pages are off on this node: behind a pooler it needs DATABASE_DIRECT_URL ' +
-        '(PostgreSQL itself) to LISTEN.',
+      'Live updates of open pages are off on this node: behind a pooler it needs DATABASE_DIRECT_URL ' + '(PostgreSQL itself) to LISTEN.',
     );
   }
   if (reach.passwordLeftOut) {

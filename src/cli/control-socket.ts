@@ -31,7 +31,13 @@ export function socketPathProblem(dataDir: string): string | null {
 
 function isRequest(value: unknown): value is ControlRequest {
   const v = value as ControlRequest | null;
-  return typeof v === 'object' && v !== null && typeof v.command === 'string' && Array.isArray(v.args) && v.args.every((a) => typeof a === 'string');
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.command === 'string' &&
+    Array.isArray(v.args) &&
+    v.args.every((a) => typeof a === 'string')
+  );
 }
 
 async function answer(database: Database, log: Log, text: string): Promise<ControlAnswer> {

@@ -8,5 +8,17 @@ import { workspaceApply } from './workspace.ts';
 
 /** Every command that works on the database, by its full name; the control socket serves the same list. */
 export const databaseCommands: ReadonlyMap<string, DatabaseCommand> = new Map(
-  [migrate, workspaceApply, memberAdd, memberSetPassword, memberDeactivate, memberList, tokenCreate, tokenList, tokenRevoke, settingsSet, backup].map((c) => [c.name, c]),
+  [
+    migrate,
+    workspaceApply,
+    memberAdd,
+    memberSetPassword,
+    memberDeactivate,
+    memberList,
+    tokenCreate,
+    tokenList,
+    tokenRevoke,
+    settingsSet,
+    backup,
+  ].map((c) => [c.name, c]),
 );

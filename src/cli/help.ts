@@ -150,7 +150,10 @@ function usageLine(command: CommandHelp): string {
 
 function overview(version: string): string {
   const rows: [string, string][] = COMMANDS.map((c) => [`atrium ${c.name}${c.usage === 'FILE' ? ' FILE' : ''}`, c.summary]);
-  rows.push(['atrium help [command]', 'this help, or a command\'s (also: atrium <command> --help)'], ['atrium --version', 'print the version']);
+  rows.push(
+    ['atrium help [command]', "this help, or a command's (also: atrium <command> --help)"],
+    ['atrium --version', 'print the version'],
+  );
   return `Atrium ${version}: self-hosted work management for teams and their AI agents.
 
 Usage: atrium <command> [options]   (also: npx atrium …)

@@ -63,7 +63,13 @@ export const memberAdd = defineCommand({
         { field: 'admin', from: null, to: args.admin },
       ];
       await recordCliChange(trx, { entityType: 'member', entityId: member.id, kind: 'created', changes });
-      await auditCliChange(trx, { action: 'member.created', targetType: 'member', targetId: member.id, target: memberTarget(args.name, args.email), changes });
+      await auditCliChange(trx, {
+        action: 'member.created',
+        targetType: 'member',
+        targetId: member.id,
+        target: memberTarget(args.name, args.email),
+        changes,
+      });
       await bumpConfigVersion(trx);
       const role = args.admin ? 'administrator' : 'member';
       const login = args.password === null ? `; no password yet: set one with atrium member set-password --member ${args.email}` : '';
@@ -97,7 +103,13 @@ export const memberSetPassword = defineCommand({
       // Never the password or its hash in history or the audit log: only that it changed.
       const changes = [{ field: 'password', from: null, to: null }];
       await recordCliChange(trx, { entityType: 'member', entityId: member.id, kind: 'password_set', changes });
-      await auditCliChange(trx, { action: 'member.password_set', targetType: 'member', targetId: member.id, target: memberTarget(member.display_name, member.email), changes });
+      await auditCliChange(trx, {
+        action: 'member.password_set',
+        targetType: 'member',
+        targetId: member.id,
+        target: memberTarget(member.display_name, member.email),
+        changes,
+      });
       await bumpConfigVersion(trx);
       return `set the password of ${describeMember(member)}`;
     }),
@@ -116,7 +128,13 @@ export const memberDeactivate = defineCommand({
       await trx.updateTable('members').set({ active: false, updated_at: new Date().toISOString() }).where('id', '=', member.id).execute();
       const changes = [{ field: 'active', from: true, to: false }];
       await recordCliChange(trx, { entityType: 'member', entityId: member.id, kind: 'deactivated', changes });
-      await auditCliChange(trx, { action: 'member.deactivated', targetType: 'member', targetId: member.id, target: memberTarget(member.display_name, member.email), changes });
+      await auditCliChange(trx, {
+        action: 'member.deactivated',
+        targetType: 'member',
+        targetId: member.id,
+        target: memberTarget(member.display_name, member.email),
+        changes,
+      });
       await bumpConfigVersion(trx);
       return `deactivated ${describeMember(member)}; their tokens stop working at once`;
     }),
@@ -137,7 +155,13 @@ export const memberList = defineCommand({
     if (members.length === 0) return 'no members yet; add one with atrium member add';
     return formatTable(
       ['NAME', 'EMAIL', 'USERNAME', 'ROLE', 'STATUS'],
-      members.map((m) => [m.display_name, m.email ?? '—', m.username, m.is_admin ? 'administrator' : 'member', m.active ? 'active' : 'deactivated']),
+      members.map((m) => [
+        m.display_name,
+        m.email ?? '—',
+        m.username,
+        m.is_admin ? 'administrator' : 'member',
+        m.active ? 'active' : 'deactivated',
+      ]),
     );
   },
 });

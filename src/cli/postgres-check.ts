@@ -58,7 +58,8 @@ export function postgresProblem(error: unknown, url: string, variable = 'DATABAS
     case 'EAI_AGAIN':
       return `${variable}: the host "${place.host}" does not resolve; correct the address`;
     default:
-      if (/timeout/i.test(message ?? '')) return `${variable}: PostgreSQL at ${at} did not answer within ${CONNECT_TIMEOUT_SECONDS} seconds`;
+      if (/timeout/i.test(message ?? ''))
+        return `${variable}: PostgreSQL at ${at} did not answer within ${CONNECT_TIMEOUT_SECONDS} seconds`;
       return `${variable}: cannot connect to PostgreSQL at ${at}: ${(message ?? String(error)).split('\n')[0]}`;
   }
 }

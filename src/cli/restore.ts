@@ -48,10 +48,15 @@ export async function restore(argv: readonly string[], config: Config): Promise<
   const file = path.resolve(positionals[0]);
   const dataDir = config.dataDir;
   const holder = lockHolder(dataDir);
-  if (holder !== null) throw new CommandError(`restore: the data folder ${dataDir} is in use by Atrium process ${holder}; stop it, and restore into a new DATA_DIR`);
+  if (holder !== null)
+    throw new CommandError(
+      `restore: the data folder ${dataDir} is in use by Atrium process ${holder}; stop it, and restore into a new DATA_DIR`,
+    );
   const target = path.join(dataDir, 'pglite');
   if (holdsSomething(target)) {
-    throw new CommandError(`restore: ${describeDatabase(config)} already holds a database; restore into a new DATA_DIR, or move this one aside first`);
+    throw new CommandError(
+      `restore: ${describeDatabase(config)} already holds a database; restore into a new DATA_DIR, or move this one aside first`,
+    );
   }
   const dump = await openBackup(file);
   let release: () => void;

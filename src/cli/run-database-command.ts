@@ -68,7 +68,9 @@ export async function runDatabaseCommand(config: Config, command: DatabaseComman
     const { prepareWorkspace } = await import('../workspace/bootstrap.ts');
     const { created } = await prepareWorkspace(database.db, { demo: config.demo });
     if (created) {
-      io.note(`created a new workspace at ${describeDatabase(config)}${config.demo ? ' with the demo workspace' : ' (ATRIUM_DEMO=off: no demo)'}`);
+      io.note(
+        `created a new workspace at ${describeDatabase(config)}${config.demo ? ' with the demo workspace' : ' (ATRIUM_DEMO=off: no demo)'}`,
+      );
     }
     return await command.execute(database.db, args, { opening: { applied, created }, pglite: database.pglite });
   } finally {

@@ -44,8 +44,7 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   let service: RunningService;
   try {
     service = await startService(config, {
-      controlSocket: ({ database, log }) =>
-        onPglite ? listenControlSocket(config.dataDir, database, log) : Promise.resolve(null),
+      controlSocket: ({ database, log }) => (onPglite ? listenControlSocket(config.dataDir, database, log) : Promise.resolve(null)),
     });
   } catch (error) {
     if (error instanceof DataDirBusyError) throw new CommandError(`serve: ${error.message}; is the server already running?`);

@@ -70,13 +70,20 @@ export const tokenRevoke = defineCommand({
         throw new CommandError(
           live.length === 0
             ? `token revoke: ${who} has no live personal tokens, so none named "${args.name}"; nothing revoked`
-            : `token revoke: ${who} has no live personal token named "${args.name}"; their live tokens are ${candidateList(args.name, live.map((t) => t.name))}; nothing revoked`,
+            : `token revoke: ${who} has no live personal token named "${args.name}"; their live tokens are ${candidateList(
+                args.name,
+                live.map((t) => t.name),
+              )}; nothing revoked`,
         );
       }
       await trx
         .updateTable('tokens')
         .set({ revoked_at: sql<string>`now()` })
-        .where('id', 'in', matching.map((t) => t.id))
+        .where(
+          'id',
+          'in',
+          matching.map((t) => t.id),
+        )
         .execute();
       const count = matching.length === 1 ? 'the token' : `${matching.length} tokens`;
       return `revoked ${count} "${matching[0]!.name}" of ${describeMember(member)}`;
@@ -94,7 +101,14 @@ export const tokenList = defineCommand({
     // Never the secret (it is not kept) nor its hash: what the AI agents page shows.
     const tokens = await db
       .selectFrom('tokens')
-      .select(['name', 'access', 'created_at', 'last_used_at', 'expires_at', sql<boolean>`expires_at is not null and expires_at <= now()`.as('expired')])
+      .select([
+        'name',
+        'access',
+        'created_at',
+        'last_used_at',
+        'expires_at',
+        sql<boolean>`expires_at is not null and expires_at <= now()`.as('expired'),
+      ])
       .where('member_id', '=', member.id)
       .where('kind', '=', 'personal')
       .where('revoked_at', 'is', null)

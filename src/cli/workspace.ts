@@ -56,7 +56,11 @@ export const workspaceApply = defineCommand({
           targetType: 'workspace_file',
           targetId: null,
           target: `workspace file ${path.basename(file)}`,
-          changes: applied.changes.map((c) => ({ field: c.table, from: null, to: { created: c.created, updated: c.updated, deleted: c.deleted } })),
+          changes: applied.changes.map((c) => ({
+            field: c.table,
+            from: null,
+            to: { created: c.created, updated: c.updated, deleted: c.deleted },
+          })),
         });
       }
       return applied;

@@ -101,9 +101,7 @@ function readPooler(env: Env, databaseUrl: string | null): PoolerSettings {
     throw new ConfigError(`${variable}: set DATABASE_URL too (they describe how it reaches PostgreSQL)`);
   }
   if (raw === 'none' && databaseDirectUrl !== null) {
-    throw new ConfigError(
-      'DATABASE_DIRECT_URL: set DATABASE_POOLER=transaction too; without a pooler DATABASE_URL is already direct',
-    );
+    throw new ConfigError('DATABASE_DIRECT_URL: set DATABASE_POOLER=transaction too; without a pooler DATABASE_URL is already direct');
   }
   return { databasePooler: raw as DatabasePooler, databaseDirectUrl };
 }
@@ -161,7 +159,10 @@ function isAddressOrRange(entry: string): boolean {
 // Trusting every hop (`true`) would let any client choose the address the limits count, so the
 // proxies must be named.
 function readTrustedProxies(env: Env): string[] {
-  const entries = (env.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   const wrong = entries.find((entry) => !isAddressOrRange(entry));
   if (wrong !== undefined) {
     throw new ConfigError(`TRUSTED_PROXIES: "${wrong}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`);

@@ -7,8 +7,18 @@ import { ApiError } from './errors.ts';
  * cannot store that validation let through is 422. Codes are PostgreSQL's (PGlite gives the same).
  */
 const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', '08007']);
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const CONNECTION_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|server closed the connection unexpectedly/i;
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTCONN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|server closed the connection unexpectedly/i;
 const VALUE_CODES = new Set(['22003', '22P02', '22021', '22P05', '22007', '22008', '22001', '54000']);
 
 interface DriverError {
@@ -25,7 +35,9 @@ export function isConnectionFailure(error: unknown): boolean {
 
 export function fromDatabase(error: unknown): ApiError | null {
   if (isConnectionFailure(error)) {
-    return new ApiError('unavailable', 'The database cannot be reached right now; nothing was changed. Try again in a few seconds', { 'Retry-After': '5' });
+    return new ApiError('unavailable', 'The database cannot be reached right now; nothing was changed. Try again in a few seconds', {
+      'Retry-After': '5',
+    });
   }
   const code = typeof error === 'object' && error !== null ? (error as DriverError).code : undefined;
   if (typeof code === 'string' && VALUE_CODES.has(code)) {

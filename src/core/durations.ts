@@ -55,11 +55,15 @@ export function durationSeconds(input: { words?: string; seconds?: number }, poi
   if (input.words !== undefined) {
     const seconds = parseDuration(input.words);
     if (seconds === null) {
-      throw new ApiError('invalid_duration', `${pointer}: "${input.words}" is not a duration; write it like 1h 30m, 45m, 2d or 1w (a day is 8 hours, a week 5 days)`);
+      throw new ApiError(
+        'invalid_duration',
+        `${pointer}: "${input.words}" is not a duration; write it like 1h 30m, 45m, 2d or 1w (a day is 8 hours, a week 5 days)`,
+      );
     }
     return seconds;
   }
-  if (input.seconds !== undefined && Number.isInteger(input.seconds) && input.seconds > 0 && input.seconds <= MAX_SECONDS) return input.seconds;
+  if (input.seconds !== undefined && Number.isInteger(input.seconds) && input.seconds > 0 && input.seconds <= MAX_SECONDS)
+    return input.seconds;
   if (input.seconds !== undefined && input.seconds > MAX_SECONDS) {
     throw new ApiError('invalid_duration', `${pointer}: a duration is at most ${MAX_SECONDS} seconds (about 68 years)`);
   }

@@ -3,13 +3,22 @@
  * and the OpenAPI document lists each operation's codes from here.
  */
 export const errorCatalogue = {
-  invalid_token: { status: 401, when: 'no token, or a token that is unknown, expired or revoked, or whose member can no longer use agents' },
+  invalid_token: {
+    status: 401,
+    when: 'no token, or a token that is unknown, expired or revoked, or whose member can no longer use agents',
+  },
   feature_disabled: { status: 403, when: 'the REST API, the MCP server or the module is switched off; the message says which' },
-  forbidden: { status: 403, when: "the member's permissions or the token's access do not allow it; also a ticket hidden by a security level" },
+  forbidden: {
+    status: 403,
+    when: "the member's permissions or the token's access do not allow it; also a ticket hidden by a security level",
+  },
   not_found: { status: 404, when: 'no such project, ticket, board and so on, or not one the member can see; also an unknown path' },
   method_not_allowed: { status: 405, when: 'the path exists but not with this HTTP method' },
   payload_too_large: { status: 413, when: 'the request body is larger than the service accepts (1 MiB)' },
-  invalid: { status: 422, when: 'a field is missing or wrong, a name matches nothing, or the body is not JSON; the message names the field as `<json pointer>: <reason>`' },
+  invalid: {
+    status: 422,
+    when: 'a field is missing or wrong, a name matches nothing, or the body is not JSON; the message names the field as `<json pointer>: <reason>`',
+  },
   invalid_duration: { status: 422, when: 'a duration that is not one (for example zero minutes)' },
   not_assignable: {
     status: 422,
@@ -27,10 +36,19 @@ export const errorCatalogue = {
   sprint_active: { status: 409, when: 'the board already has an active sprint' },
   wrong_state: { status: 409, when: 'the sprint is not in a state that allows it' },
   stale: { status: 409, when: 'the page was saved since the `version` given' },
-  rate_limited: { status: 429, when: 'more than 600 requests a minute with one token on one node; `Retry-After: 60` says when to come back' },
+  rate_limited: {
+    status: 429,
+    when: 'more than 600 requests a minute with one token on one node; `Retry-After: 60` says when to come back',
+  },
   internal: { status: 500, when: 'an unexpected failure; the message carries a request id to quote, never the cause' },
-  unavailable: { status: 503, when: 'the database cannot be reached right now (a restart or failover); nothing was changed; `Retry-After` says when to try again' },
-  headers_too_large: { status: 431, when: 'the request line or headers are larger than the service accepts (16 KiB); a long query string is the usual cause' },
+  unavailable: {
+    status: 503,
+    when: 'the database cannot be reached right now (a restart or failover); nothing was changed; `Retry-After` says when to try again',
+  },
+  headers_too_large: {
+    status: 431,
+    when: 'the request line or headers are larger than the service accepts (16 KiB); a long query string is the usual cause',
+  },
 } as const satisfies Record<string, { status: number; when: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -50,7 +68,8 @@ export class ApiError extends Error {
 }
 
 /** The one sentence an unexpected failure is answered with: never its cause, always an id to quote. */
-export const internalErrorMessage = (requestId: string) => `Something went wrong on our side; quote request id ${requestId} when reporting it`;
+export const internalErrorMessage = (requestId: string) =>
+  `Something went wrong on our side; quote request id ${requestId} when reporting it`;
 
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new ApiError('forbidden', message);

@@ -179,8 +179,7 @@ export interface MomentRules {
   zonePointer?: string;
 }
 
-const SHAPES =
-  'must be ISO 8601 with an offset (2026-03-02T14:30:00+01:00) or a local time (2026-03-02T14:30) with `timezone`';
+const SHAPES = 'must be ISO 8601 with an offset (2026-03-02T14:30:00+01:00) or a local time (2026-03-02T14:30) with `timezone`';
 
 function forms(rules: MomentRules): string {
   if (rules.clockOn !== undefined) return `${SHAPES}, or HH:MM on the start’s day`;

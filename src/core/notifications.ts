@@ -35,7 +35,10 @@ export async function writeNotifications(db: Kysely<DB>, entry: NotificationEntr
  * numbered by it).
  */
 export function notificationsInsert(
-  entry: Omit<NotificationEntry, 'memberIds' | 'payload'> & { recipients: RawBuilder<unknown>; payload: Record<string, unknown> | RawBuilder<unknown> },
+  entry: Omit<NotificationEntry, 'memberIds' | 'payload'> & {
+    recipients: RawBuilder<unknown>;
+    payload: Record<string, unknown> | RawBuilder<unknown>;
+  },
   mail: boolean,
 ): RawBuilder<unknown> {
   const payload = 'isRawBuilder' in entry.payload ? entry.payload : sql`${JSON.stringify(entry.payload)}::jsonb`;
@@ -75,5 +78,10 @@ export async function scheduleReminder(db: Kysely<DB>, entry: ReminderEntry): Pr
 
 /** Drops a record's reminders that have not fired (a follow-up completed before it came due). */
 export async function cancelReminders(db: Kysely<DB>, entityType: string, entityId: string): Promise<void> {
-  await db.deleteFrom('reminders').where('entity_type', '=', entityType).where('entity_id', '=', entityId).where('fired_at', 'is', null).execute();
+  await db
+    .deleteFrom('reminders')
+    .where('entity_type', '=', entityType)
+    .where('entity_id', '=', entityId)
+    .where('fired_at', 'is', null)
+    .execute();
 }

@@ -35,4 +35,3 @@ export async function resolvePerson(ctx: Context, given: string, pointer: string
   if (found) return found;
   return resolveName(await allActiveMembers(ctx), given, { pointer, what: 'person', names: (m) => [m.name, m.id], display: (m) => m.name });
 }
-

@@ -10,8 +10,7 @@ export type SettingSwitch = (typeof SETTING_SWITCHES)[number];
 /** The operator's switch (spec 5.6), turned only with the CLI: a read-only workspace refuses every change. */
 export const READ_ONLY_SWITCH = 'read_only';
 /** What every change is told in a read-only workspace, whichever way it came (API, pages, CLI). */
-export const READ_ONLY_MESSAGE =
-  'This workspace is read-only: its operator has stopped every change to it; everything can still be read';
+export const READ_ONLY_MESSAGE = 'This workspace is read-only: its operator has stopped every change to it; everything can still be read';
 /** Every switch the CLI's `settings set` turns. */
 export const WORKSPACE_SWITCHES = [...SETTING_SWITCHES, READ_ONLY_SWITCH] as const;
 export type WorkspaceSwitch = (typeof WORKSPACE_SWITCHES)[number];
@@ -120,7 +119,13 @@ export function switchIsOn(settings: WorkspaceSettings, name: WorkspaceSwitch): 
 
 /** A switch change as the workspace audit log records it. */
 export function switchAuditEntry(name: WorkspaceSwitch, on: boolean): AuditEntry {
-  return { action: 'setting.changed', targetType: 'setting', targetId: null, target: `workspace setting ${name}`, changes: [{ field: name, from: !on, to: on }] };
+  return {
+    action: 'setting.changed',
+    targetType: 'setting',
+    targetId: null,
+    target: `workspace setting ${name}`,
+    changes: [{ field: name, from: !on, to: on }],
+  };
 }
 
 /** Turns one switch; bumps config_version so every process sees the change on its next request. */

@@ -23,16 +23,10 @@ export type RichText = Static<typeof RichText>;
 
 export const StatusCategory = StringEnum(['todo', 'in_progress', 'done']);
 
-export const Status = shared(
-  'Status',
-  Type.Object({ name: Type.String(), category: Nullable(StatusCategory) }),
-);
+export const Status = shared('Status', Type.Object({ name: Type.String(), category: Nullable(StatusCategory) }));
 export type Status = Static<typeof Status>;
 
-export const Transition = shared(
-  'Transition',
-  Type.Object({ id: Uuid, name: Type.String(), to_status: Status }),
-);
+export const Transition = shared('Transition', Type.Object({ id: Uuid, name: Type.String(), to_status: Status }));
 
 export const ErrorResponse = shared(
   'Error',

@@ -124,7 +124,11 @@ export type InputPart = keyof InputParts;
  * tools and the pages call this; a 422 names the first problem's JSON pointer, a path parameter's
  * under the name the caller knows it by (`renameParam`).
  */
-export function validateInput(op: Operation, parts: InputParts, renameParam: (name: string) => string | undefined = () => undefined): Record<string, unknown> {
+export function validateInput(
+  op: Operation,
+  parts: InputParts,
+  renameParam: (name: string) => string | undefined = () => undefined,
+): Record<string, unknown> {
   const checks: [InputPart, object | null, ValidationMode][] = [
     ['params', op.params, 'coerce'],
     ['body', op.body, 'strict'],

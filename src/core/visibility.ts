@@ -65,9 +65,7 @@ export function recordVisibleSql(
   record: RecordSql,
 ): RawBuilder<boolean> {
   if (typeof entityType === 'string') return visibilities[entityType]?.(member, record) ?? sql<boolean>`false`;
-  const cases = Object.entries(visibilities).map(
-    ([type, seen]) => sql`when ${type}::text then ${seen(member, record)}`,
-  );
+  const cases = Object.entries(visibilities).map(([type, seen]) => sql`when ${type}::text then ${seen(member, record)}`);
   if (cases.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(case ${entityType} ${sql.join(cases, sql` `)} else false end)`;
 }

@@ -34,7 +34,14 @@ export function startBackground(options: BackgroundOptions): Background {
   const transport = options.transport ?? (mail ? (nodemailer.createTransport(mail.smtpUrl) as MailTransport) : null);
   const worker =
     mail && transport
-      ? new MailWorker({ db: options.database.db, transport, from: mail.from, publicUrl: options.publicUrl, log: options.log, now: options.now })
+      ? new MailWorker({
+          db: options.database.db,
+          transport,
+          from: mail.from,
+          publicUrl: options.publicUrl,
+          log: options.log,
+          now: options.now,
+        })
       : null;
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
@@ -69,9 +76,10 @@ export function startBackground(options: BackgroundOptions): Background {
     tick();
   };
   every(options.reminderSeconds ?? 15, () => fireDueReminders(options.database.db, options.now(), mail !== null));
-  if (worker) every(options.mailSeconds ?? 2, async () => {
-    while ((await worker.runOnce()) > 0);
-  });
+  if (worker)
+    every(options.mailSeconds ?? 2, async () => {
+      while ((await worker.runOnce()) > 0);
+    });
 
   return {
     runOnce,

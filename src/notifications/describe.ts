@@ -29,14 +29,22 @@ function excerpt(markdown: unknown): string | null {
   return flat.length > 280 ? `${flat.slice(0, 277)}…` : flat;
 }
 
-function ticketHeadline(kind: string, payload: Record<string, unknown>, by: string, key: string): { headline: string; detail: string | null } {
+function ticketHeadline(
+  kind: string,
+  payload: Record<string, unknown>,
+  by: string,
+  key: string,
+): { headline: string; detail: string | null } {
   switch (kind) {
     case 'created':
       return { headline: `${by} created ${key}`, detail: str(payload.summary) };
     case 'updated':
       return { headline: `${by} changed ${key}`, detail: Array.isArray(payload.changes) ? `Changed: ${payload.changes.join(', ')}` : null };
     case 'transitioned':
-      return { headline: `${by} moved ${key} from ${str(payload.from) ?? '?'} to ${str(payload.to) ?? '?'}`, detail: excerpt(payload.comment) };
+      return {
+        headline: `${by} moved ${key} from ${str(payload.from) ?? '?'} to ${str(payload.to) ?? '?'}`,
+        detail: excerpt(payload.comment),
+      };
     case 'assigned': {
       const assignee = (payload.assignee as { name?: string } | null)?.name;
       return { headline: assignee ? `${by} assigned ${key} to ${assignee}` : `${by} unassigned ${key}`, detail: excerpt(payload.comment) };
@@ -44,7 +52,10 @@ function ticketHeadline(kind: string, payload: Record<string, unknown>, by: stri
     case 'commented':
       return { headline: `${by} commented on ${key}`, detail: excerpt(payload.body) };
     case 'worklog':
-      return { headline: `${by} logged ${typeof payload.time_spent_seconds === 'number' ? formatDuration(payload.time_spent_seconds) : 'work'} on ${key}`, detail: null };
+      return {
+        headline: `${by} logged ${typeof payload.time_spent_seconds === 'number' ? formatDuration(payload.time_spent_seconds) : 'work'} on ${key}`,
+        detail: null,
+      };
     case 'mentioned':
       return { headline: `${by} mentioned you on ${key}`, detail: excerpt(payload.comment ?? payload.body ?? payload.description) };
     default:
@@ -60,7 +71,14 @@ export function describeNotification(notification: StoredNotification, publicUrl
   const base = publicUrl.replace(/\/+$/, '');
   if (notification.kind === 'reminder') {
     const subject = str(payload.subject);
-    return { headline: `Reminder: ${subject ?? 'a follow-up'} is due`, subject, link: str(payload.path) ? `${base}${payload.path}` : null, detail: str(payload.due_at), by: null, via: null };
+    return {
+      headline: `Reminder: ${subject ?? 'a follow-up'} is due`,
+      subject,
+      link: str(payload.path) ? `${base}${payload.path}` : null,
+      detail: str(payload.due_at),
+      by: null,
+      via: null,
+    };
   }
   if (notification.entity_type === 'ticket') {
     const key = str(payload.key) ?? 'a ticket';

@@ -78,7 +78,12 @@ export async function countUnread(db: Kysely<DB>, memberId: string): Promise<num
 }
 
 export async function markAllRead(db: Kysely<DB>, memberId: string, now: Date): Promise<void> {
-  await db.updateTable('notifications').set({ read_at: now.toISOString() }).where('member_id', '=', memberId).where('read_at', 'is', null).execute();
+  await db
+    .updateTable('notifications')
+    .set({ read_at: now.toISOString() })
+    .where('member_id', '=', memberId)
+    .where('read_at', 'is', null)
+    .execute();
 }
 
 export async function emailWanted(db: Kysely<DB>, memberId: string): Promise<boolean> {

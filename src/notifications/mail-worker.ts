@@ -79,13 +79,13 @@ export class MailWorker {
   private async settle(id: string, outcome: Outcome): Promise<void> {
     const now = this.options.now();
     if ('withheld' in outcome) {
-      await sql`update notifications set email_state = 'none', email_next_at = null where id = ${id}`.execute(
-        this.options.db,
-      );
+      await sql`update notifications set email_state = 'none', email_next_at = null where id = ${id}`.execute(this.options.db);
       return;
     }
     if (outcome.sent) {
-      await sql`update notifications set email_state = 'sent', delivered_at = ${now.toISOString()}::timestamptz, email_error = null where id = ${id}`.execute(this.options.db);
+      await sql`update notifications set email_state = 'sent', delivered_at = ${now.toISOString()}::timestamptz, email_error = null where id = ${id}`.execute(
+        this.options.db,
+      );
       return;
     }
     const failed = outcome.attempts >= MAX_ATTEMPTS;
@@ -110,7 +110,9 @@ export class MailWorker {
         continue;
       }
       const text = describeNotification(row, this.options.publicUrl);
-      const lines = [text.headline, text.detail, text.via ? `Through ${text.via}.` : null, text.link].filter((l): l is string => l !== null);
+      const lines = [text.headline, text.detail, text.via ? `Through ${text.via}.` : null, text.link].filter(
+        (l): l is string => l !== null,
+      );
       try {
         await this.options.transport.sendMail({
           from: this.options.from,

@@ -39,8 +39,7 @@ export async function fireDueReminders(db: Kysely<DB>, now: Date, mail: boolean)
           entityId: reminder.entity_id,
           kind: 'reminder',
           payload: { ...reminder.payload, reminder: reminder.kind, due_at: reminder.due_at },
-          visibleTo: (member) =>
-            recordVisibleSql(visibilities, reminder.entity_type, member, sql<string>`${reminder.entity_id}::uuid`),
+          visibleTo: (member) => recordVisibleSql(visibilities, reminder.entity_type, member, sql<string>`${reminder.entity_id}::uuid`),
         },
         mail,
       );

@@ -53,7 +53,8 @@ function presented(authorization: string | undefined, params: RawParameters): Pr
  */
 export async function authenticateClient(db: Kysely<DB>, authorization: string | undefined, params: RawParameters): Promise<Client> {
   const given = presented(authorization, params);
-  const fail = (description: string) => (given.method === 'client_secret_basic' ? invalidBasic(description) : new InvalidClient(description));
+  const fail = (description: string) =>
+    given.method === 'client_secret_basic' ? invalidBasic(description) : new InvalidClient(description);
   if (given.clientId === undefined) throw fail('client_id is required');
   const client = await findClient(db, given.clientId);
   if (!client) throw fail('Unknown client; register again');

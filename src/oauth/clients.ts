@@ -70,7 +70,9 @@ export async function removeUnusedClients(db: Kysely<DB>, now: Date): Promise<nu
     .where(sql<boolean>`coalesce(c.last_used, c.created_at) < ${cutoff}`)
     .where((eb) =>
       eb.not(
-        eb.exists(eb.selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id').where('g.revoked_at', 'is', null)),
+        eb.exists(
+          eb.selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id').where('g.revoked_at', 'is', null),
+        ),
       ),
     )
     .where((eb) =>

@@ -55,8 +55,18 @@ export async function issuePair(db: Kysely<DB>, request: PairRequest): Promise<T
  * commits), then every token descended from it; grant before tokens, the order a refresh locks them.
  */
 export async function revokeConnection(db: Kysely<DB>, grantId: string): Promise<void> {
-  await db.updateTable('oauth_grants').set({ revoked_at: sql<string>`now()` }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
-  await db.updateTable('tokens').set({ revoked_at: sql<string>`now()` }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('oauth_grants')
+    .set({ revoked_at: sql<string>`now()` })
+    .where('id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('tokens')
+    .set({ revoked_at: sql<string>`now()` })
+    .where('grant_id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Whether a member may still connect agents: active, with an email address, and a way in switched on (spec 5.2, 5.5). */

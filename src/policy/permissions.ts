@@ -24,7 +24,13 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** What a read-only token keeps (spec 5.6): seeing, and nothing else. */
-export const READ_ONLY_PERMISSIONS: ReadonlySet<Permission> = new Set(['project:view', 'time:view_all', 'time:billing', 'knowledge:read', 'crm:view']);
+export const READ_ONLY_PERMISSIONS: ReadonlySet<Permission> = new Set([
+  'project:view',
+  'time:view_all',
+  'time:billing',
+  'knowledge:read',
+  'crm:view',
+]);
 
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);

@@ -52,7 +52,10 @@ function mergedPlaces<R>(query: CompiledQuery<R>, slotAt: number[]): { query: Co
   const kept = firstOf.flatMap((first, i) => (first === i ? [i] : []));
   if (kept.length === slotAt.length) return { query, slotAt };
   const number = new Map(kept.map((i, n) => [i, n + 1]));
-  const text = query.sql.replace(PLACEHOLDER, (_, place: string, cast?: string) => `$${number.get(firstOf[Number(place) - 1]!)!}${cast ?? ''}`);
+  const text = query.sql.replace(
+    PLACEHOLDER,
+    (_, place: string, cast?: string) => `$${number.get(firstOf[Number(place) - 1]!)!}${cast ?? ''}`,
+  );
   return {
     query: { ...query, sql: text, parameters: kept.map((i) => query.parameters[i]) },
     slotAt: kept.map((i) => slotAt[i]!),

@@ -20,7 +20,11 @@ interface QueryInternals {
   handleCommandComplete(message: unknown, connection: Connection): void;
 }
 type Callback = (error: Error | undefined, result: pg.ResultBuilder) => void;
-const QueryWithInternals = pg.Query as unknown as new (text: string, values: unknown[] | undefined, callback: Callback) => pg.Query & QueryInternals;
+const QueryWithInternals = pg.Query as unknown as new (
+  text: string,
+  values: unknown[] | undefined,
+  callback: Callback,
+) => pg.Query & QueryInternals;
 
 /** What a named statement answers on one connection, as pg's Result set it up from its RowDescription. */
 type Shape = Readonly<ResultState>;

@@ -20,8 +20,7 @@ export async function sharesSessions(url: string): Promise<boolean> {
   try {
     const second = await connected(url);
     try {
-      const pid = async (client: pg.Client) =>
-        (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      const pid = async (client: pg.Client) => (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       const firstPid = await pid(first);
       return (await pid(second)) === firstPid;
     } finally {

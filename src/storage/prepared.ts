@@ -38,7 +38,11 @@ export interface QueryCounter {
 /** A marked statement run under its name, described only on its connection's first run (described-query.ts). */
 function runNamed(query: (submittable: DescribedQuery) => unknown, name: string, text: string, values: unknown): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    query(new DescribedQuery(name, text, values as unknown[] | undefined, (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult))));
+    query(
+      new DescribedQuery(name, text, values as unknown[] | undefined, (error, result) =>
+        error ? reject(error) : resolve(result as pg.QueryResult),
+      ),
+    );
   });
 }
 

@@ -224,7 +224,11 @@ export interface NotificationsTable {
   created_at: Generated<string>;
   delivered_at: string | null;
   read_at: ColumnType<string | null, string | null | undefined, string | null>;
-  email_state: ColumnType<'none' | 'queued' | 'sending' | 'sent' | 'failed', 'none' | 'queued' | undefined, 'none' | 'queued' | 'sending' | 'sent' | 'failed'>;
+  email_state: ColumnType<
+    'none' | 'queued' | 'sending' | 'sent' | 'failed',
+    'none' | 'queued' | undefined,
+    'none' | 'queued' | 'sending' | 'sent' | 'failed'
+  >;
   email_attempts: Generated<number>;
   email_next_at: ColumnType<string | null, string | null | undefined, string | null>;
   email_claimed_at: ColumnType<string | null, string | null | undefined, string | null>;

@@ -68,7 +68,12 @@ function refusalFor(door: ApiDoor, principal: Principal, op: Operation | undefin
  * principal and its check is left to the read's statement (`check`). A refusal is only ever
  * decided on a checked principal: one the held principal would meet settles the check first.
  */
-export async function admitRequest(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest, defer?: { op?: Operation }): Promise<Admitted> {
+export async function admitRequest(
+  deps: AdmissionDeps,
+  door: ApiDoor,
+  request: FastifyRequest,
+  defer?: { op?: Operation },
+): Promise<Admitted> {
   let principal: Principal;
   let check: DeferredTokenCheck | null = null;
   if (defer) {
@@ -93,7 +98,13 @@ export async function admitRequest(deps: AdmissionDeps, door: ApiDoor, request: 
 }
 
 /** The principal a deferred check leaves: the held one while current, a fresh one when stale; 401 when refused. */
-async function settledPrincipal(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest, check: DeferredTokenCheck, held: Principal): Promise<Principal> {
+async function settledPrincipal(
+  deps: AdmissionDeps,
+  door: ApiDoor,
+  request: FastifyRequest,
+  check: DeferredTokenCheck,
+  held: Principal,
+): Promise<Principal> {
   const verdict = await check.settle();
   if (verdict === 'current') return held;
   if (verdict === 'refused') throw challenged(tokenRefused(), deps, door, request);
@@ -105,7 +116,14 @@ async function settledPrincipal(deps: AdmissionDeps, door: ApiDoor, request: Fas
  * one, or a fresh one when the structure changed since it was read, admitted again), or the 401 or
  * 403 the token now meets.
  */
-export async function settleAdmission(deps: AdmissionDeps, door: ApiDoor, request: FastifyRequest, op: Operation | undefined, check: DeferredTokenCheck, held: Principal): Promise<Principal> {
+export async function settleAdmission(
+  deps: AdmissionDeps,
+  door: ApiDoor,
+  request: FastifyRequest,
+  op: Operation | undefined,
+  check: DeferredTokenCheck,
+  held: Principal,
+): Promise<Principal> {
   const principal = await settledPrincipal(deps, door, request, check, held);
   if (principal !== held) {
     const refused = refusalFor(door, principal, op);

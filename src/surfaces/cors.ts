@@ -42,7 +42,9 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     if (request.method !== 'OPTIONS') return done();
     if (!request.headers.origin || !request.headers['access-control-request-method']) {
       // as a request that is not valid HTTP (rest/error-handler.ts): 400, in the spec's shape
-      reply.code(400).send(errorBody('invalid', '/: OPTIONS here is a CORS preflight and needs the Origin and Access-Control-Request-Method headers'));
+      reply
+        .code(400)
+        .send(errorBody('invalid', '/: OPTIONS here is a CORS preflight and needs the Origin and Access-Control-Request-Method headers'));
       return;
     }
     reply.headers(PREFLIGHT_HEADERS).code(204).header('Content-Length', '0').send();

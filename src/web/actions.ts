@@ -41,7 +41,12 @@ export interface PagePost {
  * the input is wrong, the policy says no, the thing is gone) comes back as an ApiError; anything
  * else is thrown, for the error handler to log and answer 500.
  */
-export async function runAsMember<T = unknown>(deps: PagesDeps, post: Pick<PagePost, 'request' | 'session'>, name: string, parts: Partial<InputParts>): Promise<Outcome<T>> {
+export async function runAsMember<T = unknown>(
+  deps: PagesDeps,
+  post: Pick<PagePost, 'request' | 'session'>,
+  name: string,
+  parts: Partial<InputParts>,
+): Promise<Outcome<T>> {
   const op = deps.registry.byName.get(name);
   if (!op) throw new Error(`a page runs ${name}, which no module declares`);
   const principal = memberPrincipal(post.session, await readSettings(deps.db));
@@ -49,7 +54,11 @@ export async function runAsMember<T = unknown>(deps: PagesDeps, post: Pick<PageP
     const refused = admissionRefusal(op, principal);
     if (refused) throw refused;
     const input = validateInput(op, { params: parts.params ?? {}, query: parts.query ?? {}, body: parts.body ?? {} });
-    const value = await runOperation(deps.runtime, op, principal, input, { door: 'web', requestId: post.request.id, log: post.request.log });
+    const value = await runOperation(deps.runtime, op, principal, input, {
+      door: 'web',
+      requestId: post.request.id,
+      log: post.request.log,
+    });
     return { ok: true, value: value as T };
   } catch (caught) {
     const error = caught instanceof ApiError ? caught : fromDatabase(caught);
@@ -102,7 +111,12 @@ export async function acceptPost(request: FastifyRequest, reply: FastifyReply, d
 
 /** An htmx answer said at the top of the page (`#flash`), whatever element asked. */
 function sayWhere(reply: FastifyReply, status: number, flash: Flash): FastifyReply {
-  return reply.code(status).header('HX-Retarget', '#flash').header('HX-Reswap', 'innerHTML').type('text/html; charset=utf-8').send(flashMessage(flash).value);
+  return reply
+    .code(status)
+    .header('HX-Retarget', '#flash')
+    .header('HX-Reswap', 'innerHTML')
+    .type('text/html; charset=utf-8')
+    .send(flashMessage(flash).value);
 }
 
 export interface Done {
@@ -136,10 +150,20 @@ export interface Refused {
  * the form's top), with what the member typed; otherwise said where the member is (htmx) or on
  * the error page, with where to go from there. Nothing was changed.
  */
-export async function answerRefused(reply: FastifyReply, deps: PagesDeps, post: PagePost, error: ApiError, refused: Refused = {}): Promise<FastifyReply> {
+export async function answerRefused(
+  reply: FastifyReply,
+  deps: PagesDeps,
+  post: PagePost,
+  error: ApiError,
+  refused: Refused = {},
+): Promise<FastifyReply> {
   const status = error.status >= 400 && error.status < 500 ? error.status : 422;
   if (post.htmx) {
-    if (refused.fragment) return reply.code(status).type('text/html; charset=utf-8').send((await refused.fragment()).value);
+    if (refused.fragment)
+      return reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send((await refused.fragment()).value);
     return sayWhere(reply, status, { kind: 'error', text: error.message });
   }
   if (refused.page) return refused.page(status);

@@ -50,7 +50,9 @@ function build(source: Source): Asset {
     type: `${source.type}; charset=utf-8`,
     identity,
     gzip: gzipSync(identity, { level: 9 }),
-    br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    br: brotliCompressSync(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
   };
 }
 
@@ -88,17 +90,24 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: Asset): Fasti
 }
 
 /** The pages' icon: an "A" on the header's colour, so a tab is found among many. */
-export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d2330"/><path d="M9 25 16 7l7 18M11.8 18h8.4" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d2330"/><path d="M9 25 16 7l7 18M11.8 18h8.4" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 /** GET /assets/<name>.<hash>.<ext> and the icon, outside the pages' no-store headers. */
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
   const byPath = new Map(Object.values(assets()).map((asset) => [asset.href, asset]));
   app.get('/assets/:file', async (request, reply) => {
     const asset = byPath.get(`/assets/${(request.params as { file: string }).file}`);
-    if (!asset) return reply.code(404).type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send('No such asset: its address changes with each version.');
+    if (!asset)
+      return reply
+        .code(404)
+        .type('text/plain; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .send('No such asset: its address changes with each version.');
     return send(request, reply, asset);
   });
-  const icon = (_request: unknown, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
+  const icon = (_request: unknown, reply: FastifyReply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON);
   app.get('/favicon.svg', icon);
   app.get('/favicon.ico', icon);
 }

@@ -50,7 +50,8 @@ function describeValue(field: string, value: unknown, words: ChangeWords): strin
 /** One change as a line: `Field: before → after`, or `Field: after` when there was nothing before. */
 export function describeChange(change: HistoryChange, words: ChangeWords = {}): Html {
   const after = describeValue(change.field, change.to, words);
-  const afterShown = typeof change.to === 'boolean' && words.switches ? html`<strong class="${after}">${after}</strong>` : html`<strong>${after}</strong>`;
+  const afterShown =
+    typeof change.to === 'boolean' && words.switches ? html`<strong class="${after}">${after}</strong>` : html`<strong>${after}</strong>`;
   const label = words.switches ? change.field : fieldWords(change.field);
   if (change.from === null || change.from === undefined) return html`<span class="change">${label}: ${afterShown}</span>`;
   return html`<span class="change">${label}: ${describeValue(change.field, change.from, words)} → ${afterShown}</span>`;

@@ -47,7 +47,11 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   // a page route's error is shown as a page; on an unknown path the client's Accept decides, as for the 404
   const page = request.is404 ? wantsPage(request) : !MACHINE_PATHS.test(pathOf(request));
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (!page) return reply.code(status).send({ error: 'invalid_request', error_description: 'The request body could not be read; send form-encoded parameters or a JSON object' });
+    if (!page)
+      return reply.code(status).send({
+        error: 'invalid_request',
+        error_description: 'The request body could not be read; send form-encoded parameters or a JSON object',
+      });
     return errorPage(reply, status, 'This request could not be read. Open the page again and send its form from there.');
   }
   request.log.error({ err: error }, 'unexpected error on a page');

@@ -67,14 +67,24 @@ export async function leaveFlash(deps: WebDeps, reply: FastifyReply, session: Se
     .values(row)
     .onConflict((oc) => oc.column('session_hash').doUpdateSet({ sealed: row.sealed, created_at: row.created_at }))
     .execute();
-  reply.setCookie(WAITING, '1', { path: '/', httpOnly: true, sameSite: 'lax', secure: deps.publicUrl.startsWith('https://'), maxAge: FLASH_MINUTES * 60 });
+  reply.setCookie(WAITING, '1', {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.publicUrl.startsWith('https://'),
+    maxAge: FLASH_MINUTES * 60,
+  });
 }
 
 /** Takes this session's message, if one waits: deleting it in the same statement, so a reload never shows it again. */
 export async function takeFlash(deps: WebDeps, request: FastifyRequest, reply: FastifyReply, session: Session): Promise<PageFlash | null> {
   if (request.cookies[WAITING] === undefined) return null;
   reply.clearCookie(WAITING, { path: '/' });
-  const row = await deps.db.deleteFrom('web_flashes').where('session_hash', '=', session.hash).returning(['sealed', 'created_at']).executeTakeFirst();
+  const row = await deps.db
+    .deleteFrom('web_flashes')
+    .where('session_hash', '=', session.hash)
+    .returning(['sealed', 'created_at'])
+    .executeTakeFirst();
   if (!row) return null;
   if (deps.now().getTime() - new Date(row.created_at).getTime() > FLASH_MINUTES * 60_000) return null;
   return open(session, row.sealed);

@@ -72,7 +72,9 @@ function header(viewer: Viewer, options: PageOptions): Html {
 <button type="button" class="link" data-opens="palette" aria-keyshortcuts="Control+K Meta+K" hidden>Go to…</button>
 <a href="/notifications"${current('notifications')}>Notifications <span id="unread-count" class="count"${viewer.unread ? '' : new Html(' hidden')}>${String(viewer.unread)}</span></a>
 <a href="/agents"${current('agents')}>AI agents</a><a href="/agents/activity"${current('activity')}>What my agents did</a>${
-    viewer.isAdmin ? html`<a href="/admin/settings"${current('settings')}>Settings</a><a href="/admin/audit"${current('audit')}>Audit log</a>` : ''
+    viewer.isAdmin
+      ? html`<a href="/admin/settings"${current('settings')}>Settings</a><a href="/admin/audit"${current('audit')}>Audit log</a>`
+      : ''
   }
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.logoutCsrf}"><span>${viewer.name}</span> <button type="submit" class="link">Log out</button></form>
 </div></header>`;

@@ -39,12 +39,7 @@ function whereToGo(refusal: ApiError, session: Session): Html {
  * The one gate of a module's pages: true when the member may use the module; otherwise the error
  * page is sent (403, the refusal's sentence and where to go from there) and false is returned.
  */
-export async function moduleOpen(
-  reply: FastifyReply,
-  deps: WebDeps,
-  session: Session,
-  section: ModuleSection,
-): Promise<boolean> {
+export async function moduleOpen(reply: FastifyReply, deps: WebDeps, session: Session, section: ModuleSection): Promise<boolean> {
   const refusal = await moduleRefusal(deps, await readSettings(deps.db), session, section);
   if (refusal === null) return true;
   await memberErrorPage(reply, deps, session, refusal.status, refusal.message, [], whereToGo(refusal, session));

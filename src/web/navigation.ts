@@ -28,7 +28,11 @@ const LANDINGS: Record<ModuleSection, { label: string; href: string }> = {
  * time are open to every member while on: what each shows is what the member may see there.
  * The helpdesk has no pages of its own yet, so no link.
  */
-export async function usableModules(db: Kysely<DB>, settings: WorkspaceSettings, member: { memberId: string; isAdmin: boolean }): Promise<Set<ModuleSection>> {
+export async function usableModules(
+  db: Kysely<DB>,
+  settings: WorkspaceSettings,
+  member: { memberId: string; isAdmin: boolean },
+): Promise<Set<ModuleSection>> {
   const usable = new Set<ModuleSection>();
   if (settings.modules.boards) usable.add('boards');
   if (settings.modules.knowledge) usable.add('knowledge');

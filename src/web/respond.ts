@@ -11,11 +11,7 @@ export function sendPage(reply: FastifyReply, page: string, status = 200): Fasti
   return reply.code(status).type('text/html; charset=utf-8').send(page);
 }
 
-export function viewerOf(
-  session: Session,
-  settings: Pick<WorkspaceSettings, 'readOnly'>,
-  nav: readonly NavItem[] | null = null,
-): Viewer {
+export function viewerOf(session: Session, settings: Pick<WorkspaceSettings, 'readOnly'>, nav: readonly NavItem[] | null = null): Viewer {
   return {
     name: session.name,
     isAdmin: session.isAdmin,
@@ -44,8 +40,18 @@ export interface MemberPage extends PageOptions {
  * A page of the logged-in member: their header, the message the last form left (unless the page
  * took it itself and says what to show, `flash`), the page.
  */
-export async function sendMemberPage(request: FastifyRequest, reply: FastifyReply, deps: WebDeps, session: Session, page: MemberPage, status = 200): Promise<FastifyReply> {
-  const [viewer, left] = await Promise.all([memberViewer(deps, session), page.flash === undefined ? takeFlash(deps, request, reply, session) : null]);
+export async function sendMemberPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: WebDeps,
+  session: Session,
+  page: MemberPage,
+  status = 200,
+): Promise<FastifyReply> {
+  const [viewer, left] = await Promise.all([
+    memberViewer(deps, session),
+    page.flash === undefined ? takeFlash(deps, request, reply, session) : null,
+  ]);
   const flash = page.flash ?? (left?.kind === 'notice' ? left.flash : null);
   return sendPage(reply, layout(page.title, page.body, viewer, { ...page, flash }), status);
 }
@@ -74,7 +80,11 @@ function errorBody(status: number, message: string, loggedIn: boolean, help: Htm
  * and no script (the OAuth flow's error pages among them).
  */
 export function errorPage(reply: FastifyReply, status: number, message: string, viewer?: Viewer): FastifyReply {
-  return sendPage(reply, layout(HEADINGS[status] ?? 'Error', errorBody(status, message, viewer !== undefined), viewer, { live: null }), status);
+  return sendPage(
+    reply,
+    layout(HEADINGS[status] ?? 'Error', errorBody(status, message, viewer !== undefined), viewer, { live: null }),
+    status,
+  );
 }
 
 /**

@@ -47,7 +47,9 @@ function linkTicketKeys(rendered: string, projectKeys: ReadonlySet<string>): str
         return part;
       }
       if (shielded > 0) return part;
-      return part.replace(KEY, (whole, project: string) => (projectKeys.has(project) ? `<a href="${ticketHref(whole)}">${whole}</a>` : whole));
+      return part.replace(KEY, (whole, project: string) =>
+        projectKeys.has(project) ? `<a href="${ticketHref(whole)}">${whole}</a>` : whole,
+      );
     })
     .join('');
 }
@@ -59,6 +61,7 @@ function linkTicketKeys(rendered: string, projectKeys: ReadonlySet<string>): str
 export function renderRichText(text: RichText | null, projectKeys?: ReadonlySet<string>): Html {
   if (!text) return html`<p class="muted">None.</p>`;
   if (text.format === 'markdown') return html`<div class="rich">${markdownToHtml(text.text, projectKeys)}</div>`;
-  if (text.format === 'imported_wiki' && text.markdown !== undefined) return html`<div class="rich">${markdownToHtml(text.markdown, projectKeys)}</div>`;
+  if (text.format === 'imported_wiki' && text.markdown !== undefined)
+    return html`<div class="rich">${markdownToHtml(text.markdown, projectKeys)}</div>`;
   return html`<pre class="text">${text.text}</pre>`;
 }

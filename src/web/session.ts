@@ -112,7 +112,15 @@ export async function currentSession(request: FastifyRequest, deps: WebDeps): Pr
     .where('m.active', '=', true)
     .executeTakeFirst();
   if (!row) return null;
-  return { cookie, hash, memberId: row.id, name: row.display_name, isAdmin: row.is_admin, timezone: row.timezone, unread: Number(row.unread ?? 0) };
+  return {
+    cookie,
+    hash,
+    memberId: row.id,
+    name: row.display_name,
+    isAdmin: row.is_admin,
+    timezone: row.timezone,
+    unread: Number(row.unread ?? 0),
+  };
 }
 
 /** Starts a session with a new cookie value, so a value planted before login is worthless. */
@@ -120,7 +128,11 @@ export async function startSession(reply: FastifyReply, deps: WebDeps, memberId:
   const cookie = randomBytes(32).toString('base64url');
   await deps.db
     .insertInto('web_sessions')
-    .values({ id_hash: hashSecret(cookie), member_id: memberId, expires_at: new Date(deps.now().getTime() + SESSION_HOURS * 3600_000).toISOString() })
+    .values({
+      id_hash: hashSecret(cookie),
+      member_id: memberId,
+      expires_at: new Date(deps.now().getTime() + SESSION_HOURS * 3600_000).toISOString(),
+    })
     .execute();
   setCookie(reply, deps, 'session', cookie, SESSION_HOURS * 3600);
   reply.clearCookie(cookieName(deps, 'pre'), { path: '/' });

@@ -7,9 +7,7 @@ import type { StoredRow } from './writer.ts';
 function check(ctx: CheckContext): void {
   const groups = ctx.file.groups ?? [];
   requireUnique(groups, (g) => g.name, ['groups'], 'group');
-  groups.forEach((group, g) =>
-    (group.members ?? []).forEach((ref, m) => ctx.people.find(ref, filePath('groups', g, 'members', m))),
-  );
+  groups.forEach((group, g) => (group.members ?? []).forEach((ref, m) => ctx.people.find(ref, filePath('groups', g, 'members', m))));
   const names = new Map(groups.map((g) => [normalizeName(g.name), g.name]));
   for (const stored of ctx.existing.groups) if (!names.has(normalizeName(stored))) names.set(normalizeName(stored), stored);
   ctx.groups = [...names.values()];
@@ -29,7 +27,10 @@ async function apply(ctx: ApplyContext): Promise<void> {
     const added = [...wanted].filter((m) => !current.has(m));
     const removed = [...current].filter((m) => !wanted.has(m));
     if (added.length > 0) {
-      await ctx.db.insertInto('group_members').values(added.map((member_id) => ({ group_id: id, member_id }))).execute();
+      await ctx.db
+        .insertInto('group_members')
+        .values(added.map((member_id) => ({ group_id: id, member_id })))
+        .execute();
       ctx.writer.log.note('group_members', 'created', added.length);
     }
     if (removed.length > 0) {

@@ -47,7 +47,12 @@ async function apply(ctx: ApplyContext): Promise<void> {
       { touch: true },
     );
   }
-  const members = await ctx.db.selectFrom('members').select(['id', 'display_name', 'username', 'email']).orderBy('created_at').orderBy('id').execute();
+  const members = await ctx.db
+    .selectFrom('members')
+    .select(['id', 'display_name', 'username', 'email'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   ctx.people = new People(members.map((m) => ({ id: m.id, name: m.display_name, email: m.email, username: m.username })));
 }
 

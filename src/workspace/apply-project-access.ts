@@ -49,7 +49,10 @@ export async function applySecurityLevels(ctx: ApplyContext, projectId: string, 
     ];
     const stored = await ctx.db.selectFrom('security_level_grants').selectAll().where('level_id', '=', levelId).execute();
     await syncGrants(ctx, 'security_level_grants', stored, wanted, async (rows) => {
-      await ctx.db.insertInto('security_level_grants').values(rows.map((row) => ({ level_id: levelId, ...row }))).execute();
+      await ctx.db
+        .insertInto('security_level_grants')
+        .values(rows.map((row) => ({ level_id: levelId, ...row })))
+        .execute();
     });
   }
 }
@@ -70,6 +73,9 @@ export async function applyProjectRoles(ctx: ApplyContext, projectId: string, pr
   });
   const stored = await ctx.db.selectFrom('project_roles').selectAll().where('project_id', '=', projectId).execute();
   await syncGrants(ctx, 'project_roles', stored, wanted, async (rows) => {
-    await ctx.db.insertInto('project_roles').values(rows.map((row) => ({ project_id: projectId, ...row }))).execute();
+    await ctx.db
+      .insertInto('project_roles')
+      .values(rows.map((row) => ({ project_id: projectId, ...row })))
+      .execute();
   });
 }

@@ -42,7 +42,9 @@ async function applyProject(ctx: ApplyContext, project: ProjectEntry, p: number)
   const typeWorkflowIds: string[] = [];
   for (const [t, type] of project.ticket_types.entries()) {
     const ref = typeof type === 'string' ? undefined : type.workflow;
-    typeWorkflowIds.push(ref === undefined ? projectWorkflowId : await workflowId(ctx, ref, ['projects', p, 'ticket_types', t, 'workflow']));
+    typeWorkflowIds.push(
+      ref === undefined ? projectWorkflowId : await workflowId(ctx, ref, ['projects', p, 'ticket_types', t, 'workflow']),
+    );
   }
 
   const { id, created } = await applyProjectRow(ctx, project, p);
@@ -116,7 +118,9 @@ async function applyProject(ctx: ApplyContext, project: ProjectEntry, p: number)
       id,
       { table: 'labels', what: 'label', path: at('labels'), unlisted: 'keep', positioned: false },
       project.labels.map((label) =>
-        typeof label === 'string' ? { name: normalizeLabel(label), archived: false } : { name: normalizeLabel(label.name), archived: label.archived ?? false },
+        typeof label === 'string'
+          ? { name: normalizeLabel(label), archived: false }
+          : { name: normalizeLabel(label.name), archived: label.archived ?? false },
       ),
     );
   }

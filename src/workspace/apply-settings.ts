@@ -31,7 +31,8 @@ async function apply(ctx: ApplyContext): Promise<void> {
     default_priority:
       section.default_priority === undefined
         ? undefined
-        : (section.priorities?.find((p) => normalizeName(p) === normalizeName(section.default_priority!)) ?? section.default_priority.trim()),
+        : (section.priorities?.find((p) => normalizeName(p) === normalizeName(section.default_priority!)) ??
+          section.default_priority.trim()),
   };
   for (const module of MODULE_SWITCHES) wanted[switchColumn(module)] = section.modules?.[module];
   await ctx.writer.save('workspace_settings', row as unknown as StoredRow, wanted, { touch: true });

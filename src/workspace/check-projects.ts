@@ -54,9 +54,7 @@ function checkWorkflowFields(ctx: CheckContext, project: ProjectEntry, workflow:
   const where = ` in project ${project.key}`;
   workflow.declared.entry.transitions.forEach((transition, t) => {
     const at = `${workflow.declared!.path}.transitions[${t}]`;
-    (transition.screen?.fields ?? []).forEach((field, f) =>
-      requireName(keys, field, `${at}.screen.fields[${f}]`, 'custom field', where),
-    );
+    (transition.screen?.fields ?? []).forEach((field, f) => requireName(keys, field, `${at}.screen.fields[${f}]`, 'custom field', where));
     (transition.validators ?? []).forEach((validator, v) =>
       validator.require_fields.forEach((field, f) =>
         requireName([...keys, ...TICKET_FIELDS], field, `${at}.validators[${v}].require_fields[${f}]`, 'field', where),
@@ -83,7 +81,10 @@ function checkProject(ctx: CheckContext, project: ProjectEntry, p: number): void
   if (defaultPriority !== undefined) {
     const priorities = effectivePriorities(ctx, project);
     if (!priorities.some((n) => normalizeName(n) === normalizeName(defaultPriority))) {
-      fail(at('priorities'), `the workspace's default priority "${defaultPriority}" is not among the project's priorities ${priorities.map((n) => `"${n}"`).join(', ')}`);
+      fail(
+        at('priorities'),
+        `the workspace's default priority "${defaultPriority}" is not among the project's priorities ${priorities.map((n) => `"${n}"`).join(', ')}`,
+      );
     }
   }
 
@@ -114,7 +115,8 @@ function checkProject(ctx: CheckContext, project: ProjectEntry, p: number): void
   fields.forEach((field, f) => {
     const hasChoices = field.type === 'select' || field.type === 'multi_select';
     if (hasChoices && !field.choices?.length) fail(at('custom_fields', f, 'choices'), `a ${field.type} field needs choices`);
-    if (!hasChoices && field.choices !== undefined) fail(at('custom_fields', f, 'choices'), `only select and multi_select fields have choices`);
+    if (!hasChoices && field.choices !== undefined)
+      fail(at('custom_fields', f, 'choices'), `only select and multi_select fields have choices`);
     if (field.choices) requireUnique(field.choices, (c) => c, ['projects', p, 'custom_fields', f, 'choices'], 'choice');
     (field.ticket_types ?? []).forEach((type, t) =>
       requireName(ticketTypes, type, at('custom_fields', f, 'ticket_types', t), 'ticket type'),

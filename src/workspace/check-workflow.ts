@@ -27,5 +27,9 @@ export function registerWorkflow(ctx: CheckContext, entry: WorkflowEntry, at: re
   const earlier = ctx.workflows.get(key)?.declared;
   if (earlier) fail(filePath(...at, 'name'), `workflow "${entry.name.trim()}" is declared twice (also at ${earlier.path})`);
   ctx.workflows.delete(key); // declared workflows are listed in the file's order
-  ctx.workflows.set(key, { name: entry.name.trim(), statuses: entry.statuses.map((s) => s.name), declared: { entry, path: filePath(...at) } });
+  ctx.workflows.set(key, {
+    name: entry.name.trim(),
+    statuses: entry.statuses.map((s) => s.name),
+    declared: { entry, path: filePath(...at) },
+  });
 }

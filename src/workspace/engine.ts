@@ -89,7 +89,11 @@ export class WorkspaceEngine {
         .where('id', '=', 1)
         .execute();
     }
-    const { config_version } = await db.selectFrom('workspace_settings').select('config_version').where('id', '=', 1).executeTakeFirstOrThrow();
+    const { config_version } = await db
+      .selectFrom('workspace_settings')
+      .select('config_version')
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     return { changed: log.changed, configVersion: Number(config_version), changes: log.list() };
   }
 }

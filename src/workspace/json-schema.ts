@@ -6,7 +6,8 @@ export const WORKSPACE_SCHEMA_FILE = new URL('../../docs/workspace-file.schema.j
 export function workspaceJsonSchema(): string {
   const schema = {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    description: "Generated from src/workspace/schema.ts and the modules' workspace sections by `npm run workspace:schema`; do not edit. See docs/workspace-file.md.",
+    description:
+      "Generated from src/workspace/schema.ts and the modules' workspace sections by `npm run workspace:schema`; do not edit. See docs/workspace-file.md.",
     ...JSON.parse(JSON.stringify(workspaceEngine.schema)),
   };
   return `${JSON.stringify(schema, null, 2)}\n`;

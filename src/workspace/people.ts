@@ -29,7 +29,13 @@ export class People {
     if (byName.length > 1) {
       fail(path, `"${ref.trim()}" names ${byName.length} members; name them by email address or username`);
     }
-    return fail(path, `no member "${ref.trim()}"; members are ${candidateList(ref, this.all.map((p) => p.email ?? p.name))}`);
+    return fail(
+      path,
+      `no member "${ref.trim()}"; members are ${candidateList(
+        ref,
+        this.all.map((p) => p.email ?? p.name),
+      )}`,
+    );
   }
 
   id(ref: string, path: string): string {

@@ -2,7 +2,10 @@ const MAX_LENGTH = 64;
 
 /** A username from an email's local part, else from the display name: `ada@x.org` → `ada`, `Dev One` → `dev.one`. */
 export function usernameBase(email: string | null | undefined, name: string): string {
-  const fromEmail = (email ?? '').split('@')[0]!.toLowerCase().replace(/[^a-z0-9._-]/g, '');
+  const fromEmail = (email ?? '')
+    .split('@')[0]!
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]/g, '');
   if (fromEmail) return fromEmail.slice(0, MAX_LENGTH);
   const fromName = name
     .normalize('NFKD')

@@ -25,7 +25,11 @@ function reason(error: ErrorObject): string {
 function where(error: ErrorObject): string {
   const params = error.params as Record<string, string>;
   const extra =
-    error.keyword === 'required' ? `/${params.missingProperty}` : error.keyword === 'additionalProperties' ? `/${params.additionalProperty}` : '';
+    error.keyword === 'required'
+      ? `/${params.missingProperty}`
+      : error.keyword === 'additionalProperties'
+        ? `/${params.additionalProperty}`
+        : '';
   return pointerToPath(`${error.instancePath}${extra}`) || '(the file)';
 }
 

@@ -65,7 +65,10 @@ export class Writer {
   /** Deletes rows by id (rows whose deletion nothing can block, such as grants). */
   async delete(table: WorkspaceTable, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.loose.deleteFrom(table).where('id', 'in', [...ids]).execute();
+    await this.loose
+      .deleteFrom(table)
+      .where('id', 'in', [...ids])
+      .execute();
     this.log.note(table, 'deleted', ids.length);
   }
 
@@ -94,7 +97,9 @@ export class Writer {
   private async holders(table: WorkspaceTable, id: string): Promise<string[]> {
     const found: string[] = [];
     for (const reference of await this.referencesTo(table)) {
-      const { count } = await sql<{ count: number }>`select count(*)::int as count from ${sql.table(reference.table)} where ${sql.ref(reference.column)} = ${id}`
+      const { count } = await sql<{
+        count: number;
+      }>`select count(*)::int as count from ${sql.table(reference.table)} where ${sql.ref(reference.column)} = ${id}`
         .execute(this.db)
         .then((r) => r.rows[0] ?? { count: 0 });
       if (count > 0) found.push(`${count} in ${reference.table}`);

@@ -74,7 +74,9 @@ describe('module contract: the OAuth engine and the pages meet at one interface 
   });
 
   it('nothing outside the engine imports its inner files, only src/oauth/index.ts', () => {
-    expect(violations((from, to) => !from.startsWith('src/oauth/') && to.startsWith('src/oauth/') && to !== 'src/oauth/index.ts')).toEqual([]);
+    expect(violations((from, to) => !from.startsWith('src/oauth/') && to.startsWith('src/oauth/') && to !== 'src/oauth/index.ts')).toEqual(
+      [],
+    );
   });
 });
 

@@ -36,7 +36,7 @@ describe('backlog: open sprints (active first, then future in order) with their 
     });
   });
 
-  it('lists a one-project board\'s backlog as a wider board lists that project\'s part of it', async () => {
+  it("lists a one-project board's backlog as a wider board lists that project's part of it", async () => {
     const wide = await backlog(service, t.lee, 1);
     const narrow = await backlog(service, t.lee, 2);
     expect(keysOf(narrow.backlog)).toEqual(keysOf(wide.backlog).filter((key) => key.startsWith('CORE-')));
@@ -73,7 +73,13 @@ describe('backlog moves: into an open sprint or the backlog, placed by before/af
       ['Sprint 2', 'future', [k.a]],
     ]);
     const ticket = await service.db.selectFrom('tickets').select('id').where('key', '=', k.a).executeTakeFirstOrThrow();
-    const history = await service.db.selectFrom('history').select('changes').where('entity_id', '=', ticket.id).where('kind', '=', 'sprint').orderBy('at').execute();
+    const history = await service.db
+      .selectFrom('history')
+      .select('changes')
+      .where('entity_id', '=', ticket.id)
+      .where('kind', '=', 'sprint')
+      .orderBy('at')
+      .execute();
     expect(history.map((h) => h.changes)).toEqual([
       [{ field: 'sprint', from: null, to: 'Sprint 1' }],
       [{ field: 'sprint', from: 'Sprint 1', to: 'Sprint 2' }],

@@ -100,12 +100,20 @@ describe('BoardDetail: columns in order with their tickets in rank order', () =>
 describe('BoardDetail: the sprint shown on a scrum board', () => {
   it('shows the active sprint when none is asked for, with its tickets only', async () => {
     const detail = await board(service, t.lee, 1);
-    expect(detail.sprint).toMatchObject({ name: 'Sprint 1', state: 'active', start_at: '2026-01-05T00:00:00.000000Z', end_at: '2026-01-19T00:00:00.000000Z' });
+    expect(detail.sprint).toMatchObject({
+      name: 'Sprint 1',
+      state: 'active',
+      start_at: '2026-01-05T00:00:00.000000Z',
+      end_at: '2026-01-19T00:00:00.000000Z',
+    });
     expect(detail.columns.flatMap((c: { tickets: unknown[] }) => c.tickets)).toEqual([]);
   });
 
   it('takes a sprint by name (any case) or id, or none for every ticket', async () => {
-    const move = await service.request('POST', '/api/v1/boards/1/backlog/moves', { token: t.lee, body: { key: keys.doing, sprint: 'Sprint 2' } });
+    const move = await service.request('POST', '/api/v1/boards/1/backlog/moves', {
+      token: t.lee,
+      body: { key: keys.doing, sprint: 'Sprint 2' },
+    });
     expect(move.status, move.text).toBe(200);
     const byName = await board(service, t.lee, 1, '?sprint=sprint%202');
     expect(byName.sprint.name).toBe('Sprint 2');
@@ -127,10 +135,16 @@ describe('BoardDetail: the sprint shown on a scrum board', () => {
 });
 
 describe('TicketSummary on a card: its labels in name order', () => {
-  it('shows each card\'s own labels, sorted, on the board and in the backlog; none as an empty list', async () => {
-    const created = await service.request('POST', '/api/v1/tickets', { token: t.lee, body: { project: 'CORE', summary: 'Labelled', labels: ['zeta', 'alpha', 'mid'] } });
+  it("shows each card's own labels, sorted, on the board and in the backlog; none as an empty list", async () => {
+    const created = await service.request('POST', '/api/v1/tickets', {
+      token: t.lee,
+      body: { project: 'CORE', summary: 'Labelled', labels: ['zeta', 'alpha', 'mid'] },
+    });
     expect(created.status, created.text).toBe(201);
-    const other = await service.request('POST', '/api/v1/tickets', { token: t.lee, body: { project: 'CORE', summary: 'Labelled too', labels: ['solo'] } });
+    const other = await service.request('POST', '/api/v1/tickets', {
+      token: t.lee,
+      body: { project: 'CORE', summary: 'Labelled too', labels: ['solo'] },
+    });
     expect(other.status, other.text).toBe(201);
     const cards = (await board(service, t.lee, 2)).columns.flatMap((c: { tickets: { key: string; labels: string[] }[] }) => c.tickets);
     const labelsOf = (list: { key: string; labels?: string[] }[], key: string) => list.find((card) => card.key === key)?.labels;
@@ -160,7 +174,10 @@ describe('modules: boards switched off', () => {
 describe('BoardDetail and Backlog: a token held by the process is still checked at every read (spec 5.5)', () => {
   const mint = async () => {
     const lee = await service.db.selectFrom('members').select('id').where('email', '=', 'lee@example.com').executeTakeFirstOrThrow();
-    return { memberId: lee.id, ...(await createPersonalToken(service.db, { memberId: lee.id, name: 'board reader', access: 'read', lifetimeDays: null })) };
+    return {
+      memberId: lee.id,
+      ...(await createPersonalToken(service.db, { memberId: lee.id, name: 'board reader', access: 'read', lifetimeDays: null })),
+    };
   };
 
   for (const path of ['/api/v1/boards/1', '/api/v1/boards/1/backlog']) {

@@ -79,7 +79,13 @@ describe('card moves: a transition that asks for something not given is refused 
 
   it('passes resolution, fields, comment and assignee to the transition', async () => {
     const before = await snapshot(service, k.c);
-    const review = await move(t.lee, { key: k.c, column: 'Review', fields: { reviewer: 'Lee' }, comment: 'Ready for review', comment_internal: false });
+    const review = await move(t.lee, {
+      key: k.c,
+      column: 'Review',
+      fields: { reviewer: 'Lee' },
+      comment: 'Ready for review',
+      comment_internal: false,
+    });
     expect(review.status, review.text).toBe(200);
     expect(review.body.fields).toEqual({ reviewer: 'Lee' });
     expect((await snapshot(service, k.c)).comments).toBe(before.comments + 1);
@@ -148,7 +154,10 @@ describe('card moves: before/after place the card with one new rank, never renum
 
   it('on a scrum board, refuses a neighbour in the same column of another sprint: the card is placed among the cards shown beside it', async () => {
     const inSprint = await createTicket(service, t.lee, 'CORE', 'Sprint card');
-    const joined = await service.request('POST', '/api/v1/boards/1/backlog/moves', { token: t.lee, body: { key: inSprint, sprint: 'Sprint 1' } });
+    const joined = await service.request('POST', '/api/v1/boards/1/backlog/moves', {
+      token: t.lee,
+      body: { key: inSprint, sprint: 'Sprint 1' },
+    });
     expect(joined.status, joined.text).toBe(200);
     const message = await expectRefusedWithoutChange(t.lee, { key: inSprint, column: 'To Do', before: k.a }, 422, 'invalid');
     expect(message).toBe(`/before: ${k.a} is not in column "To Do" of board 1 in sprint Sprint 1`);
@@ -164,7 +173,12 @@ describe('card moves: before/after place the card with one new rank, never renum
   });
 
   it('refuses a neighbour outside the column after taking the transition, and the transition is undone', async () => {
-    const message = await expectRefusedWithoutChange(t.lee, { key: k.d, column: 'Doing', after: k.ops, comment: 'Starting' }, 422, 'invalid');
+    const message = await expectRefusedWithoutChange(
+      t.lee,
+      { key: k.d, column: 'Doing', after: k.ops, comment: 'Starting' },
+      422,
+      'invalid',
+    );
     expect(message).toBe(`/after: ${k.ops} is not in column "Doing" of board 1 outside its sprints`);
   });
 });
@@ -204,10 +218,16 @@ describe('card moves: a column with several statuses (kanban)', () => {
 
 describe('move_card over MCP', () => {
   it('is the same operation: the board as argument `board`', async () => {
-    const ok = await postMcp(service, request('tools/call', { name: 'move_card', arguments: { board: 1, key: k.d, column: 'Doing' } }), { token: t.lee });
+    const ok = await postMcp(service, request('tools/call', { name: 'move_card', arguments: { board: 1, key: k.d, column: 'Doing' } }), {
+      token: t.lee,
+    });
     expect(ok.body.result.isError).toBe(false);
     expect(ok.body.result.structuredContent).toMatchObject({ key: k.d, status: { name: 'In Progress' } });
-    const refused = await postMcp(service, request('tools/call', { name: 'move_card', arguments: { board: 1, key: k.d, column: 'Nowhere' } }), { token: t.lee });
+    const refused = await postMcp(
+      service,
+      request('tools/call', { name: 'move_card', arguments: { board: 1, key: k.d, column: 'Nowhere' } }),
+      { token: t.lee },
+    );
     expect(refused.body.result.isError).toBe(true);
     expect(refused.body.result.content[0].text).toContain('no column "Nowhere"');
   });

@@ -18,8 +18,7 @@ afterAll(async () => service?.close());
 
 const get = (path: string) => service.request('GET', `/api/v1${path}`, { token: lee });
 type Listed = { key: string }[];
-const cardKeys = (board: { columns: { tickets: Listed }[] }) =>
-  board.columns.flatMap((c) => c.tickets.map((t) => t.key)).sort();
+const cardKeys = (board: { columns: { tickets: Listed }[] }) => board.columns.flatMap((c) => c.tickets.map((t) => t.key)).sort();
 const keysOf = (list: Listed) => list.map((t) => t.key).sort();
 
 const OFF = 'The sprints module is switched off in this workspace: a board shows every ticket; leave out `sprint`';

@@ -77,7 +77,12 @@ describe('sprint management: administrator, or project:admin in every project of
 
 describe('3.1 (none) → future: POST /boards/{number}/sprints', () => {
   it('creates a future sprint at the end of the board’s sprints, 201', async () => {
-    const reply = await api('POST', '/sprints', t.lee, { name: 'Sprint 3', goal: 'Ops', start_date: '2026-02-16', end_date: '2026-03-01T09:30:00+01:00' });
+    const reply = await api('POST', '/sprints', t.lee, {
+      name: 'Sprint 3',
+      goal: 'Ops',
+      start_date: '2026-02-16',
+      end_date: '2026-03-01T09:30:00+01:00',
+    });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toEqual({
       id: expect.any(String),
@@ -126,7 +131,12 @@ describe('PATCH …/sprints/{sprint}: name, goal and dates; the sprint by name (
     const sprint = await sprintNamed('Sprint 3');
     const reply = await api('PATCH', `/sprints/${sprint.id}`, t.lee, { goal: 'Ops work', end_date: '2026-03-02' });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.body).toMatchObject({ name: 'Sprint 3', goal: 'Ops work', start_at: '2026-02-16T00:00:00.000000Z', end_at: '2026-03-02T00:00:00.000000Z' });
+    expect(reply.body).toMatchObject({
+      name: 'Sprint 3',
+      goal: 'Ops work',
+      start_at: '2026-02-16T00:00:00.000000Z',
+      end_at: '2026-03-02T00:00:00.000000Z',
+    });
     const renamed = await api('PATCH', '/sprints/sprint%203', t.lee, { name: 'Sprint Three' });
     expect(renamed.body.name).toBe('Sprint Three');
     expect((await api('PATCH', '/sprints/Sprint%20Three', t.lee, { name: 'Sprint 3' })).status).toBe(200);

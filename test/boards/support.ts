@@ -41,13 +41,26 @@ export function columnKeys(detail: { columns: { name: string | null; tickets: { 
 export async function backlog(service: TestService, token: string, number: number) {
   const reply = await service.request('GET', `/api/v1/boards/${number}/backlog`, { token });
   expect(reply.status, reply.text).toBe(200);
-  return reply.body as { board: number; sprints: { id: string; name: string; state: string; start_at: string | null; tickets: { key: string }[] }[]; backlog: { key: string }[] };
+  return reply.body as {
+    board: number;
+    sprints: { id: string; name: string; state: string; start_at: string | null; tickets: { key: string }[] }[];
+    backlog: { key: string }[];
+  };
 }
 
 /** What a refused move must leave alone: status, rank order, sprint and history. */
 export async function snapshot(service: TestService, key: string) {
-  const ticket = await service.db.selectFrom('tickets').select(['id', 'status_id', 'rank', 'resolution_id', 'updated_at']).where('key', '=', key).executeTakeFirstOrThrow();
-  const sprints = await service.db.selectFrom('sprint_tickets').select(['sprint_id', 'open']).where('ticket_id', '=', ticket.id).orderBy('sprint_id').execute();
+  const ticket = await service.db
+    .selectFrom('tickets')
+    .select(['id', 'status_id', 'rank', 'resolution_id', 'updated_at'])
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  const sprints = await service.db
+    .selectFrom('sprint_tickets')
+    .select(['sprint_id', 'open'])
+    .where('ticket_id', '=', ticket.id)
+    .orderBy('sprint_id')
+    .execute();
   const history = await service.db.selectFrom('history').select(['id']).where('entity_id', '=', ticket.id).execute();
   const comments = await service.db.selectFrom('comments').select('id').where('ticket_id', '=', ticket.id).execute();
   return { ticket, sprints, history: history.length, comments: comments.length };

@@ -26,7 +26,8 @@ async function refusal(change: (file: File) => void): Promise<string> {
   return (error as WorkspaceFileError).message;
 }
 
-const boardAt = (file: File, index: number) => file.boards[index] as { columns: { statuses: string[] }[]; sprints?: unknown[]; projects: unknown };
+const boardAt = (file: File, index: number) =>
+  file.boards[index] as { columns: { statuses: string[] }[]; sprints?: unknown[]; projects: unknown };
 
 describe('workspace file `boards`: applied idempotently', () => {
   it('writes nothing when the same file is applied again, and keeps sprints the API changed', async () => {
@@ -75,13 +76,27 @@ describe('workspace file `boards`: a change shows at the next request, though bo
     const after = await service.request('GET', '/api/v1/boards/1?sprint=none', { token: ada });
     expect(after.body).toMatchObject({ name: 'Core sprints', owner: { name: 'Ada Admin' }, projects: ['OPS'] });
     expect(after.body.columns.map((c: { name: string }) => c.name)).toEqual(['Queue', 'Review', 'Done']);
-    expect(after.body.columns.flatMap((c: { tickets: { key: string }[] }) => c.tickets.map((t) => t.key)).every((k: string) => k.startsWith('OPS-'))).toBe(true);
-    expect((await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: 'CORE-1', column: 'Queue' } })).status).toBe(404);
-    const created = await service.request('POST', '/api/v1/tickets', { token: ada, body: { project: 'OPS', summary: 'On the changed board' } });
-    const refused = await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: created.body.key, column: 'Doing' } });
+    expect(
+      after.body.columns
+        .flatMap((c: { tickets: { key: string }[] }) => c.tickets.map((t) => t.key))
+        .every((k: string) => k.startsWith('OPS-')),
+    ).toBe(true);
+    expect((await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: 'CORE-1', column: 'Queue' } })).status).toBe(
+      404,
+    );
+    const created = await service.request('POST', '/api/v1/tickets', {
+      token: ada,
+      body: { project: 'OPS', summary: 'On the changed board' },
+    });
+    const refused = await service.request('POST', '/api/v1/boards/1/moves', {
+      token: ada,
+      body: { key: created.body.key, column: 'Doing' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.message).toMatch(/Queue/);
-    expect((await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: created.body.key, column: 'Queue' } })).status).toBe(200);
+    expect(
+      (await service.request('POST', '/api/v1/boards/1/moves', { token: ada, body: { key: created.body.key, column: 'Queue' } })).status,
+    ).toBe(200);
 
     expect((await applyWorkspace(service.db, fixture())).changed).toBe(true);
     const restored = await service.request('GET', '/api/v1/boards/1?sprint=none', { token: ada });
@@ -91,7 +106,9 @@ describe('workspace file `boards`: a change shows at the next request, though bo
 
 describe('workspace file `boards`: mistakes are named by their place in the file', () => {
   it('refuses a status no workflow has', async () => {
-    expect(await refusal((f) => (boardAt(f, 0).columns[0]!.statuses = ['Limbo']))).toMatch(/^boards\[0\]\.columns\[0\]\.statuses\[0\]: no status "Limbo"/);
+    expect(await refusal((f) => (boardAt(f, 0).columns[0]!.statuses = ['Limbo']))).toMatch(
+      /^boards\[0\]\.columns\[0\]\.statuses\[0\]: no status "Limbo"/,
+    );
   });
 
   it('refuses a status shown by two columns', async () => {
@@ -104,7 +121,13 @@ describe('workspace file `boards`: mistakes are named by their place in the file
 
   it('refuses two active sprints, and sprints on a kanban board', async () => {
     expect(
-      await refusal((f) => (boardAt(f, 0).sprints = [{ name: 'A', state: 'active', end_date: '2026-01-01' }, { name: 'B', state: 'active', end_date: '2026-01-01' }])),
+      await refusal(
+        (f) =>
+          (boardAt(f, 0).sprints = [
+            { name: 'A', state: 'active', end_date: '2026-01-01' },
+            { name: 'B', state: 'active', end_date: '2026-01-01' },
+          ]),
+      ),
     ).toMatch(/^boards\[0\]\.sprints\[1\]\.state: /);
     expect(await refusal((f) => (boardAt(f, 1).sprints = [{ name: 'A' }]))).toMatch(/^boards\[1\]\.sprints: /);
   });

@@ -35,7 +35,10 @@ async function api(url: string, token: string, method: string, route: string, bo
 
 /** A token minted by the CLI, a ticket and a comment on it made through the API. */
 async function makeData(workspace: Workspace, url: string): Promise<Made> {
-  const minted = await runCli(['token', 'create', '--member', 'admin@example.com', '--name', 'backup agent', '--access', 'write', '--expires', 'never'], workspace.env);
+  const minted = await runCli(
+    ['token', 'create', '--member', 'admin@example.com', '--name', 'backup agent', '--access', 'write', '--expires', 'never'],
+    workspace.env,
+  );
   expect(minted.stdout, minted.stderr).toMatch(TOKEN);
   const token = minted.stdout.trim();
   const ticket = await api(url, token, 'POST', '/tickets', { project: 'ATR', summary: 'Made before the backup' });

@@ -200,7 +200,10 @@ export const TOKEN = /^svc_pat_[A-Za-z0-9_-]{43}\n$/;
 /** Logs in on the login page as a browser would: the answer's status and the session cookie it set. */
 async function logInSession(url: string, email: string, password: string): Promise<{ status: number; cookie: string }> {
   const page = await fetch(`${url}/login`);
-  const cookies = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookies = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
   const answer = await fetch(`${url}/login`, {
     method: 'POST',
@@ -208,7 +211,13 @@ async function logInSession(url: string, email: string, password: string): Promi
     headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ csrf, email, password, return_to: '/agents' }),
   });
-  return { status: answer.status, cookie: answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  return {
+    status: answer.status,
+    cookie: answer.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
 }
 
 /** 303 on success, 401 for a wrong password. */

@@ -53,11 +53,17 @@ describe.runIf(canStrip)('the CLI runs from dist/, the sources with their types 
   });
 
   it('imports no .ts file: every module of dist/ loads where Node cannot strip types', async () => {
-    const files = (await fs.readdir(path.join(copy, 'dist'), { recursive: true })).filter((file) => file.endsWith('.js') && file !== 'cli.js');
+    const files = (await fs.readdir(path.join(copy, 'dist'), { recursive: true })).filter(
+      (file) => file.endsWith('.js') && file !== 'cli.js',
+    );
     expect(files.length).toBeGreaterThan(300);
-    for (const file of files) expect(await fs.readFile(path.join(copy, 'dist', file), 'utf8'), file).not.toMatch(/['"]\.{1,2}\/[^'"\n]*\.ts['"]/);
+    for (const file of files)
+      expect(await fs.readFile(path.join(copy, 'dist', file), 'utf8'), file).not.toMatch(/['"]\.{1,2}\/[^'"\n]*\.ts['"]/);
     const script = `for (const f of ${JSON.stringify(files)}) await import(${JSON.stringify(`${copy}/dist/`)} + f); console.log('loaded')`;
-    const { stdout } = await run(process.execPath, ['--no-experimental-strip-types', '--input-type=module', '-e', script], { cwd: copy, encoding: 'utf8' });
+    const { stdout } = await run(process.execPath, ['--no-experimental-strip-types', '--input-type=module', '-e', script], {
+      cwd: copy,
+      encoding: 'utf8',
+    });
     expect(stdout).toBe('loaded\n');
   });
 

@@ -2,7 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
-import { demoAdministrator, getMe, killLeftovers, logIn, newWorkspace, pageAs, runCli, spawnCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
+import {
+  demoAdministrator,
+  getMe,
+  killLeftovers,
+  logIn,
+  newWorkspace,
+  pageAs,
+  runCli,
+  spawnCli,
+  startServe,
+  TOKEN,
+  type ServeProcess,
+  type Workspace,
+} from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -38,7 +51,10 @@ describe('cli: migrate creates the workspace with the demo', () => {
 
   it('token create then prints the token alone on stdout', async () => {
     // a real process: nothing else (a warning, a log line) may reach its stdout
-    const result = await spawnCli(['token', 'create', '--member', admin.email, '--name', 'first agent', '--access', 'write'], workspace.env);
+    const result = await spawnCli(
+      ['token', 'create', '--member', admin.email, '--name', 'first agent', '--access', 'write'],
+      workspace.env,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(TOKEN);
     expect(result.stderr).toBe('');
@@ -192,10 +208,25 @@ describe('cli: members added, deactivated and tokens revoked take effect at once
   it('member list shows every member with role and status', async () => {
     const result = await runCli(['member', 'list'], workspace.env);
     expect(result.code, result.stderr).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n').map((line) => line.split(/ {2,}/));
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/ {2,}/));
     expect(lines[0]).toEqual(['NAME', 'EMAIL', 'USERNAME', 'ROLE', 'STATUS']);
-    expect(lines.find((cells) => cells[0] === admin.name)).toEqual([admin.name, admin.email, expect.any(String), 'administrator', 'active']);
-    expect(lines.find((cells) => cells[0] === 'Grace Hopper')).toEqual(['Grace Hopper', email, expect.any(String), 'member', 'deactivated']);
+    expect(lines.find((cells) => cells[0] === admin.name)).toEqual([
+      admin.name,
+      admin.email,
+      expect.any(String),
+      'administrator',
+      'active',
+    ]);
+    expect(lines.find((cells) => cells[0] === 'Grace Hopper')).toEqual([
+      'Grace Hopper',
+      email,
+      expect.any(String),
+      'member',
+      'deactivated',
+    ]);
   });
 
   it('token revoke makes the named token 401 and leaves the others working', async () => {

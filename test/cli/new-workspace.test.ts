@@ -1,7 +1,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoAdministrator, getMe, killLeftovers, newWorkspace, pageAs, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
+import {
+  demoAdministrator,
+  getMe,
+  killLeftovers,
+  newWorkspace,
+  pageAs,
+  runCli,
+  startServe,
+  TOKEN,
+  type ServeProcess,
+  type Workspace,
+} from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -50,7 +61,10 @@ describe('cli: ATRIUM_DEMO=off creates an empty workspace', () => {
   });
 
   it('token create for the new administrator prints the token alone', async () => {
-    const result = await runCli(['token', 'create', '--member', 'Olive Owner', '--name', 'owner agent', '--access', 'write', '--expires', '30'], workspace.env);
+    const result = await runCli(
+      ['token', 'create', '--member', 'Olive Owner', '--name', 'owner agent', '--access', 'write', '--expires', '30'],
+      workspace.env,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(TOKEN);
     expect(result.stderr).toBe('');
@@ -123,7 +137,10 @@ members:
 
   it('the apply that changed something is in the audit log, by the command line; the one that changed nothing is not', async () => {
     const audit = await pageAs(server!.url, 'owner@example.com', 'correct horse', '/admin/audit');
-    const rows = audit.split('<tbody>')[1]!.split('</tr>').filter((r) => r.includes('<td data-label="What">workspace.applied</td>'));
+    const rows = audit
+      .split('<tbody>')[1]!
+      .split('</tr>')
+      .filter((r) => r.includes('<td data-label="What">workspace.applied</td>'));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('atrium CLI');
     expect(rows[0]).toContain('workspace file team.yaml');

@@ -3,7 +3,18 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresServerUrl } from '../helpers/database.ts';
-import { getMe, killLeftovers, newWorkspace, runCli, runShell, startServe, TOKEN, type Env, type ServeProcess, type Workspace } from './cli-process.ts';
+import {
+  getMe,
+  killLeftovers,
+  newWorkspace,
+  runCli,
+  runShell,
+  startServe,
+  TOKEN,
+  type Env,
+  type ServeProcess,
+  type Workspace,
+} from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process (and PGlite opening its folder): seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -106,7 +117,9 @@ describe('cli: the banner of a server on its own DATA_DIR or DATABASE_URL prints
   });
 
   it('its token command, pasted into a shell with no Atrium setting, mints a token this server accepts', async () => {
-    const line = commands().find((l) => l.includes('token create'))!.trim();
+    const line = commands()
+      .find((l) => l.includes('token create'))!
+      .trim();
     const result = await runShell(line, onPglite ? {} : { PGPASSWORD: password });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(TOKEN);

@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoAdministrator, getMe, killLeftovers, newWorkspace, pageAs, runCli, startServe, TOKEN, type ServeProcess, type Workspace } from './cli-process.ts';
+import {
+  demoAdministrator,
+  getMe,
+  killLeftovers,
+  newWorkspace,
+  pageAs,
+  runCli,
+  startServe,
+  TOKEN,
+  type ServeProcess,
+  type Workspace,
+} from './cli-process.ts';
 
 // Each step is a real `node bin/atrium.js` process: seconds each.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
@@ -66,7 +77,10 @@ describe("cli: token list shows a member's tokens, never a secret", () => {
   let secret = '';
 
   it('name, access, created, last used and expires for each live token', async () => {
-    const minted = await runCli(['token', 'create', '--member', admin, '--name', 'listed agent', '--access', 'write', '--expires', 'never'], workspace.env);
+    const minted = await runCli(
+      ['token', 'create', '--member', admin, '--name', 'listed agent', '--access', 'write', '--expires', 'never'],
+      workspace.env,
+    );
     expect(minted.stdout).toMatch(TOKEN);
     secret = minted.stdout.trim();
     expect((await getMe(server.url, secret)).status).toBe(200);

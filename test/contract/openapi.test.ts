@@ -79,7 +79,9 @@ describe('openapi: security schemes are bearer and OAuth 2 authorization code wi
 
 describe('openapi: every operation of the registry, with its name, tag, parameters, body and answers', () => {
   it('has exactly the registry operations, no more', () => {
-    const offered = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item as Json).map((m) => `${m.toUpperCase()} ${path}`));
+    const offered = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item as Json).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const declared = registry.operations.map((op) => `${op.method} ${openApiPath(op.path)}`);
     expect(offered.sort()).toEqual(declared.sort());
   });

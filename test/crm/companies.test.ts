@@ -68,7 +68,15 @@ describe('2.9 CompanyDetail: the company, its contacts, its deals split into ope
 
   it('shows a company with nothing as empty lists and nulls', async () => {
     const reply = await api.getCompany(t.vic, 'Umbrella Labs');
-    expect(reply.body).toMatchObject({ domains: [], size: null, website: null, owner: null, customer: false, description: null, deals: { open: [], closed: [] } });
+    expect(reply.body).toMatchObject({
+      domains: [],
+      size: null,
+      website: null,
+      owner: null,
+      customer: false,
+      description: null,
+      deals: { open: [], closed: [] },
+    });
   });
 });
 
@@ -138,7 +146,11 @@ describe('4.7 update_company: only what is sent changes; domains replace; custom
     expect((await api.getCompany(t.sam, 'Globex Corporation')).body.description).toEqual({ format: 'markdown', text: 'Big *energy*' });
     const history = await historyOf(service, 'company', reply.body.id);
     expect(history.at(-1)).toMatchObject({ kind: 'updated', member: 'Sam Seller', via: "sam's agent" });
-    expect(history.at(-1)!.changes).toContainEqual({ field: 'domains', from: ['globex.example'], to: ['globex.example', 'globex-energy.example'] });
+    expect(history.at(-1)!.changes).toContainEqual({
+      field: 'domains',
+      from: ['globex.example'],
+      to: ['globex.example', 'globex-energy.example'],
+    });
     expect(names(await api.searchCompanies(t.vic, { q: 'globex-energy' }))).toEqual(['Globex Corporation']);
   });
 
@@ -155,11 +167,15 @@ describe('4.7 update_company: only what is sent changes; domains replace; custom
       '/name: another company is already named "ACME GMBH"; company names are unique in the workspace',
     );
     await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { name: 'x'.repeat(256) }), 422, 'invalid');
-    expect(await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { size: '2-5' }), 422, 'invalid')).toMatch(/^\/size: /);
-    expect(await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { domains: ['not a domain'] }), 422, 'invalid')).toMatch(/^\/domains\/0: /);
-    expect(await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { owner: 'Olga Outsider' }), 422, 'invalid')).toMatch(
-      /^\/owner: Olga Outsider may not see the CRM for Globex Corporation/,
+    expect(await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { size: '2-5' }), 422, 'invalid')).toMatch(
+      /^\/size: /,
     );
+    expect(
+      await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { domains: ['not a domain'] }), 422, 'invalid'),
+    ).toMatch(/^\/domains\/0: /);
+    expect(
+      await refused(service, () => api.updateCompany(t.sam, 'Globex Corporation', { owner: 'Olga Outsider' }), 422, 'invalid'),
+    ).toMatch(/^\/owner: Olga Outsider may not see the CRM for Globex Corporation/);
   });
 
   it('needs Edit the CRM for the company: 403 for those who may only see it, 404 for those who may not', async () => {
@@ -170,7 +186,9 @@ describe('4.7 update_company: only what is sent changes; domains replace; custom
     await refused(service, () => api.updateCompany(t.lia, 'Umbrella Research', { industry: 'X' }), 404, 'not_found');
     await refused(service, () => api.updateCompany(t.vic, 'Acme GmbH', { industry: 'X' }), 403, 'forbidden');
     await refused(service, () => api.updateCompany(t.olga, 'Acme GmbH', { industry: 'X' }), 404, 'not_found');
-    expect(await refused(service, () => api.updateCompany(t.adaRead, 'Acme GmbH', { industry: 'X' }), 403, 'forbidden')).toMatch(/read access only/);
+    expect(await refused(service, () => api.updateCompany(t.adaRead, 'Acme GmbH', { industry: 'X' }), 403, 'forbidden')).toMatch(
+      /read access only/,
+    );
   });
 });
 
@@ -183,7 +201,10 @@ describe('4.8 the company tools answer as REST does', () => {
     const changed = await callTool(service, t.sam, 'update_company', { id: 'Acme GmbH', stage: 'former' });
     expect(changed.structuredContent.stage).toBe('former');
     const refusedTool = await callTool(service, t.lia, 'update_company', { id: 'Globex Corporation', stage: 'lead' });
-    expect(refusedTool).toEqual({ isError: true, content: [{ type: 'text', text: (await api.updateCompany(t.lia, 'Globex Corporation', { stage: 'lead' })).body.error.message }] });
+    expect(refusedTool).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: (await api.updateCompany(t.lia, 'Globex Corporation', { stage: 'lead' })).body.error.message }],
+    });
     const missing = await callTool(service, t.lia, 'get_company', { id: 'Umbrella Research' });
     expect(missing.content[0]!.text).toBe((await api.getCompany(t.lia, 'Umbrella Research')).body.error.message);
   });

@@ -135,7 +135,14 @@ describe('4.7 a member the CRM is closed to gets 404 on records and 403 on lists
 
 describe('4.7 create_contact: email and phone become primary; stage lead by default; the creator owns it', () => {
   it('creates a contact in a company with a primary address and number', async () => {
-    const reply = await api.createContact(t.sam, { name: '  Carl Customer ', company: 'Acme GmbH', job_title: 'CFO', email: 'Carl@Acme.example', phone: '(030) 99-88', notes: '**Met** at the fair' });
+    const reply = await api.createContact(t.sam, {
+      name: '  Carl Customer ',
+      company: 'Acme GmbH',
+      job_title: 'CFO',
+      email: 'Carl@Acme.example',
+      phone: '(030) 99-88',
+      notes: '**Met** at the fair',
+    });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({
       name: 'Carl Customer',
@@ -165,23 +172,36 @@ describe('4.7 create_contact: email and phone become primary; stage lead by defa
   });
 
   it('refuses an address another contact has, whatever its case, and creates nothing', async () => {
-    const message = await refused(service, () => api.createContact(t.sam, { name: 'Twin', email: 'ANNA.becker@ACME.example' }), 422, 'invalid');
+    const message = await refused(
+      service,
+      () => api.createContact(t.sam, { name: 'Twin', email: 'ANNA.becker@ACME.example' }),
+      422,
+      'invalid',
+    );
     expect(message).toBe('/email: this email address already belongs to a contact; an address belongs to one contact in the workspace');
   });
 
   it('refuses names over 255 characters, blank names, and unknown stages and companies', async () => {
     expect(await refused(service, () => api.createContact(t.sam, { name: 'x'.repeat(256) }), 422, 'invalid')).toMatch(/^\/name: /);
     expect(await refused(service, () => api.createContact(t.sam, { name: '   ' }), 422, 'invalid')).toBe('/name: must not be blank');
-    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', stage: 'hot' }), 422, 'invalid')).toMatch(/^\/stage: must be one of "lead", "qualified", "customer", "former"/);
-    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', company: 'Nope' }), 422, 'invalid')).toMatch(/^\/company: no company "Nope"; companies are /);
-    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', email: 'not-an-address' }), 422, 'invalid')).toMatch(/^\/email: /);
-    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', company: 'Initech' }), 422, 'invalid')).toMatch(/^\/company: Initech is archived/);
+    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', stage: 'hot' }), 422, 'invalid')).toMatch(
+      /^\/stage: must be one of "lead", "qualified", "customer", "former"/,
+    );
+    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', company: 'Nope' }), 422, 'invalid')).toMatch(
+      /^\/company: no company "Nope"; companies are /,
+    );
+    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', email: 'not-an-address' }), 422, 'invalid')).toMatch(
+      /^\/email: /,
+    );
+    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', company: 'Initech' }), 422, 'invalid')).toMatch(
+      /^\/company: Initech is archived/,
+    );
   });
 
   it('refuses an owner who may not see the CRM for that company', async () => {
-    expect(await refused(service, () => api.createContact(t.sam, { name: 'X', company: 'Umbrella Labs', owner: 'Lia Limited' }), 422, 'invalid')).toMatch(
-      /^\/owner: Lia Limited may not see the CRM for Umbrella Labs; people who may are /,
-    );
+    expect(
+      await refused(service, () => api.createContact(t.sam, { name: 'X', company: 'Umbrella Labs', owner: 'Lia Limited' }), 422, 'invalid'),
+    ).toMatch(/^\/owner: Lia Limited may not see the CRM for Umbrella Labs; people who may are /);
   });
 });
 
@@ -205,9 +225,17 @@ describe('4.7 creating needs Edit the CRM for the company concerned; a contact w
 
 describe('4.7 an email address belongs to one contact: ten concurrent creates, exactly one wins', () => {
   it('creates one contact and refuses nine with 422', async () => {
-    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => api.createContact(t.sam, { name: `Racer ${i}`, email: i % 2 ? 'RACE@example.com' : 'race@example.com' })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        api.createContact(t.sam, { name: `Racer ${i}`, email: i % 2 ? 'RACE@example.com' : 'race@example.com' }),
+      ),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(422)]);
-    const holders = await service.db.selectFrom('contact_emails').select('contact_id').where((eb) => eb(eb.fn('lower', ['address']), '=', 'race@example.com')).execute();
+    const holders = await service.db
+      .selectFrom('contact_emails')
+      .select('contact_id')
+      .where((eb) => eb(eb.fn('lower', ['address']), '=', 'race@example.com'))
+      .execute();
     expect(holders).toHaveLength(1);
     const racers = await service.db.selectFrom('contacts').select('id').where('name', 'like', 'Racer %').execute();
     expect(racers).toHaveLength(1);
@@ -217,9 +245,23 @@ describe('4.7 an email address belongs to one contact: ten concurrent creates, e
 describe('3.6 update_contact: only what is sent changes; company or owner null clears; stages in any order', () => {
   it('changes and clears, recording one history entry', async () => {
     const id = (await api.createContact(t.sam, { name: 'Dora Draft', company: 'Acme GmbH', job_title: 'Engineer' })).body.id;
-    const reply = await api.updateContact(t.sam, id, { name: 'Dora Done', stage: 'former', owner: null, company: null, job_title: null, notes: 'Left' });
+    const reply = await api.updateContact(t.sam, id, {
+      name: 'Dora Done',
+      stage: 'former',
+      owner: null,
+      company: null,
+      job_title: null,
+      notes: 'Left',
+    });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.body).toMatchObject({ name: 'Dora Done', stage: 'former', owner: null, company: null, job_title: null, notes: { format: 'markdown', text: 'Left' } });
+    expect(reply.body).toMatchObject({
+      name: 'Dora Done',
+      stage: 'former',
+      owner: null,
+      company: null,
+      job_title: null,
+      notes: { format: 'markdown', text: 'Left' },
+    });
     const back = await api.updateContact(t.sam, id, { stage: 'lead' });
     expect(back.body.stage).toBe('lead');
     const history = await historyOf(service, 'contact', id);
@@ -242,7 +284,9 @@ describe('3.6 update_contact: only what is sent changes; company or owner null c
 
   it('needs Edit the CRM for both companies when a contact moves', async () => {
     const id = (await api.createContact(t.lia, { name: 'Mover', company: 'Acme GmbH' })).body.id;
-    expect(await refused(service, () => api.updateContact(t.lia, id, { company: 'Globex Corporation' }), 403, 'forbidden')).toMatch(/Globex Corporation/);
+    expect(await refused(service, () => api.updateContact(t.lia, id, { company: 'Globex Corporation' }), 403, 'forbidden')).toMatch(
+      /Globex Corporation/,
+    );
     expect(await refused(service, () => api.updateContact(t.vic, id, { name: 'Renamed' }), 403, 'forbidden')).toMatch(/Acme GmbH/);
     const uwe = await contactId(service, 'Uwe Umbrella');
     await refused(service, () => api.updateContact(t.lia, uwe, { name: 'Renamed' }), 404, 'not_found');
@@ -277,7 +321,9 @@ describe('4.7 add_contact_email and add_contact_phone: primary moves with `prima
 
   it('refuses an address somebody (or the contact itself) has', async () => {
     const id = await contactId(service, 'Ben Graf');
-    expect(await refused(service, () => api.addEmail(t.sam, id, { address: 'Gina@Globex.example' }), 422, 'invalid')).toMatch(/^\/address: this email address already belongs to a contact/);
+    expect(await refused(service, () => api.addEmail(t.sam, id, { address: 'Gina@Globex.example' }), 422, 'invalid')).toMatch(
+      /^\/address: this email address already belongs to a contact/,
+    );
     await refused(service, () => api.addEmail(t.sam, id, { address: 'ben.graf@acme.example' }), 422, 'invalid');
     await refused(service, () => api.addEmail(t.sam, id, { address: 'x@y.example', label: 'mobile' }), 422, 'invalid');
   });
@@ -299,7 +345,11 @@ describe('4.7 add_contact_email and add_contact_phone: primary moves with `prima
 
 describe('4.8 the contact tools answer as REST does', () => {
   it('creates, changes, reads and searches through tools', async () => {
-    const created = await callTool(service, t.sam, 'create_contact', { name: 'Tool Made', company: 'Globex Corporation', email: 'tool@globex.example' });
+    const created = await callTool(service, t.sam, 'create_contact', {
+      name: 'Tool Made',
+      company: 'Globex Corporation',
+      email: 'tool@globex.example',
+    });
     expect(created.isError, created.content[0]!.text).toBe(false);
     const id = created.structuredContent.id;
     expect(JSON.parse(created.content[0]!.text)).toEqual(created.structuredContent);

@@ -42,7 +42,15 @@ describe('2.4 Deal: on a sales ticket, to a member who may see the CRM', () => {
   });
 
   it('shows a deal with no company and no values as nulls and no people', async () => {
-    expect((await ticket(t.vic, 'SALES-3')).body.deal).toEqual({ company: null, value: null, currency: null, expected_close: null, probability: null, lost_reason: null, contacts: [] });
+    expect((await ticket(t.vic, 'SALES-3')).body.deal).toEqual({
+      company: null,
+      value: null,
+      currency: null,
+      expected_close: null,
+      probability: null,
+      lost_reason: null,
+      contacts: [],
+    });
   });
 
   it('leaves `deal` out for a member the CRM is closed to, and for a deal of a company the member may not see', async () => {
@@ -63,7 +71,12 @@ describe('2.4 Deal: on a sales ticket, to a member who may see the CRM', () => {
 
 describe('4.2 `company` on POST /tickets and PATCH /tickets/{key}: by name or id, or null', () => {
   it('creates a deal with a company, shows it on the company, and records it in the ticket’s history', async () => {
-    const reply = await createTicket(t.sam, { project: 'SALES', summary: 'Globex expansion', company: 'globex corporation', fields: { deal_value: '9000.50', deal_currency: 'USD' } });
+    const reply = await createTicket(t.sam, {
+      project: 'SALES',
+      summary: 'Globex expansion',
+      company: 'globex corporation',
+      fields: { deal_value: '9000.50', deal_currency: 'USD' },
+    });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body.deal).toMatchObject({ company: { name: 'Globex Corporation' }, value: '9000.5', currency: 'USD', contacts: [] });
     const globex = await api.getCompany(t.sam, 'Globex Corporation');
@@ -86,19 +99,21 @@ describe('4.2 `company` on POST /tickets and PATCH /tickets/{key}: by name or id
     expect(await refused(service, () => createTicket(t.mia, { project: 'SUP', summary: 'X', company: 'Acme GmbH' }), 422, 'invalid')).toBe(
       '/company: only deals have a company, and project SUP is a software project, not a sales one',
     );
-    expect(await refused(service, () => createTicket(t.sam, { project: 'SALES', summary: 'X', company: 'Acme Inc' }), 422, 'invalid')).toMatch(/^\/company: no company "Acme Inc"; companies are "Acme GmbH"/);
+    expect(
+      await refused(service, () => createTicket(t.sam, { project: 'SALES', summary: 'X', company: 'Acme Inc' }), 422, 'invalid'),
+    ).toMatch(/^\/company: no company "Acme Inc"; companies are "Acme GmbH"/);
     expect(await refused(service, () => patchTicket(t.sam, 'SALES-3', { summary: 'Renamed', company: 'Initech' }), 422, 'invalid')).toBe(
       '/company: Initech is archived; archived companies take no new contacts or deals',
     );
   });
 
   it('needs Edit the CRM for the company it puts a deal on, and for the company it takes a deal off', async () => {
-    expect(await refused(service, () => patchTicket(t.lia, 'SALES-3', { summary: 'Renamed', company: 'Globex Corporation' }), 403, 'forbidden')).toBe(
-      'You may not put deals on companies for Globex Corporation (needs crm:edit for that company or the whole CRM)',
-    );
-    expect(await refused(service, () => patchTicket(t.lia, 'SALES-2', { summary: 'Renamed', company: 'Acme GmbH' }), 403, 'forbidden')).toBe(
-      'You may not take deals off companies for Globex Corporation (needs crm:edit for that company or the whole CRM)',
-    );
+    expect(
+      await refused(service, () => patchTicket(t.lia, 'SALES-3', { summary: 'Renamed', company: 'Globex Corporation' }), 403, 'forbidden'),
+    ).toBe('You may not put deals on companies for Globex Corporation (needs crm:edit for that company or the whole CRM)');
+    expect(
+      await refused(service, () => patchTicket(t.lia, 'SALES-2', { summary: 'Renamed', company: 'Acme GmbH' }), 403, 'forbidden'),
+    ).toBe('You may not take deals off companies for Globex Corporation (needs crm:edit for that company or the whole CRM)');
     await refused(service, () => createTicket(t.lia, { project: 'SALES', summary: 'X', company: 'Umbrella Labs' }), 422, 'invalid');
     const ok = await patchTicket(t.lia, 'SALES-3', { company: 'Acme GmbH' });
     expect(ok.status, ok.text).toBe(200);
@@ -108,7 +123,14 @@ describe('4.2 `company` on POST /tickets and PATCH /tickets/{key}: by name or id
   it('answers 403 feature_disabled for `company` while the CRM is switched off, and shows no deal', async () => {
     await setSwitch(service.db, 'crm', false);
     try {
-      expect(await refused(service, () => createTicket(t.sam, { project: 'SALES', summary: 'X', company: 'Acme GmbH' }), 403, 'feature_disabled')).toMatch(/CRM module is switched off/);
+      expect(
+        await refused(
+          service,
+          () => createTicket(t.sam, { project: 'SALES', summary: 'X', company: 'Acme GmbH' }),
+          403,
+          'feature_disabled',
+        ),
+      ).toMatch(/CRM module is switched off/);
       expect((await ticket(t.sam, 'SALES-1')).body).not.toHaveProperty('deal');
     } finally {
       await setSwitch(service.db, 'crm', true);

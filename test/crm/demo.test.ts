@@ -17,13 +17,28 @@ afterAll(() => svc?.close());
 describe('demo workspace: the CRM slice', () => {
   it('gives the sales lead his companies, deals and open follow-up', async () => {
     const companies = await get('diego', '/companies');
-    expect(companies.body.companies.map((c: { name: string }) => c.name)).toEqual(['Acme GmbH', 'Globex Corporation', 'Initech', 'Umbrella Labs']);
+    expect(companies.body.companies.map((c: { name: string }) => c.name)).toEqual([
+      'Acme GmbH',
+      'Globex Corporation',
+      'Initech',
+      'Umbrella Labs',
+    ]);
     const acme = await get('diego', '/companies/Acme%20GmbH');
     expect(acme.body.deals.open.map((d: { key: string }) => d.key)).toEqual(['SALES-1']);
     const deal = await get('diego', '/tickets/SALES-1');
-    expect(deal.body.deal).toMatchObject({ company: { name: 'Acme GmbH' }, value: '24000', currency: 'EUR', contacts: [{ name: 'Katrin Vogel', role: 'Decision maker' }, { name: 'Felix Braun', role: 'Procurement' }] });
+    expect(deal.body.deal).toMatchObject({
+      company: { name: 'Acme GmbH' },
+      value: '24000',
+      currency: 'EUR',
+      contacts: [
+        { name: 'Katrin Vogel', role: 'Decision maker' },
+        { name: 'Felix Braun', role: 'Procurement' },
+      ],
+    });
     const followUps = await get('diego', '/follow-ups');
-    expect(followUps.body.follow_ups.map((f: { subject: string }) => f.subject)).toEqual(['Send the revised proposal with the annual discount']);
+    expect(followUps.body.follow_ups.map((f: { subject: string }) => f.subject)).toEqual([
+      'Send the revised proposal with the annual discount',
+    ]);
   });
 
   it('shows Hana only Acme, and lets marketing read but not change', async () => {
@@ -35,7 +50,10 @@ describe('demo workspace: the CRM slice', () => {
   });
 
   it('moves a deal along the pipeline on its board', async () => {
-    const moved = await svc.request('POST', '/api/v1/boards/3/moves', { token: tokens.diego, body: { key: 'SALES-4', column: 'Qualified' } });
+    const moved = await svc.request('POST', '/api/v1/boards/3/moves', {
+      token: tokens.diego,
+      body: { key: 'SALES-4', column: 'Qualified' },
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ status: { name: 'Qualified' }, deal: { company: { name: 'Umbrella Labs' } } });
   });

@@ -18,12 +18,15 @@ let ben: string;
 
 beforeAll(async () => {
   ({ service, t, api } = await startCrm({ now: () => NOW }));
-  [anna, gina, nora, ben] = (await Promise.all(['Anna Becker', 'Gina Global', 'Nora Nobody', 'Ben Graf'].map((name) => contactId(service, name)))) as [string, string, string, string];
+  [anna, gina, nora, ben] = (await Promise.all(
+    ['Anna Becker', 'Gina Global', 'Nora Nobody', 'Ben Graf'].map((name) => contactId(service, name)),
+  )) as [string, string, string, string];
 });
 afterAll(() => service?.close());
 
 const subjects = (reply: { body: { interactions: { subject: string }[] } }) => reply.body.interactions.map((i) => i.subject);
-const memberId = async (email: string) => (await service.db.selectFrom('members').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+const memberId = async (email: string) =>
+  (await service.db.selectFrom('members').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 
 describe('2.9 Interaction: every field, exactly', () => {
   it('shows the seeded kick-off call on deal SALES-1', async () => {
@@ -52,7 +55,9 @@ describe('2.9 Interaction: every field, exactly', () => {
 
   it('shows a message a contact sent with no author and `email` true', async () => {
     const reply = await api.listInteractions(t.sam, { contact: gina, kind: 'email' });
-    expect(reply.body.interactions).toEqual([expect.objectContaining({ kind: 'email', subject: 'Re: pricing', author: null, email: true, body: { format: 'markdown', text: '' } })]);
+    expect(reply.body.interactions).toEqual([
+      expect.objectContaining({ kind: 'email', subject: 'Re: pricing', author: null, email: true, body: { format: 'markdown', text: '' } }),
+    ]);
   });
 });
 
@@ -60,17 +65,24 @@ describe('4.7 list_interactions: exactly one of contact, company, ticket; latest
   it('lists by contact, by company (name or id), by ticket, and by kind', async () => {
     expect(subjects(await api.listInteractions(t.sam, { contact: anna }))).toEqual(['Send the contract', 'Kick-off call']);
     expect(subjects(await api.listInteractions(t.sam, { company: 'acme gmbh' }))).toEqual(['Send the contract', 'Kick-off call']);
-    expect(subjects(await api.listInteractions(t.sam, { company: await companyId(service, 'Globex Corporation') }))).toEqual(['Re: pricing', 'Globex budget']);
+    expect(subjects(await api.listInteractions(t.sam, { company: await companyId(service, 'Globex Corporation') }))).toEqual([
+      'Re: pricing',
+      'Globex budget',
+    ]);
     expect(subjects(await api.listInteractions(t.sam, { contact: anna, kind: 'task' }))).toEqual(['Send the contract']);
     expect(subjects(await api.listInteractions(t.sam, { contact: anna, limit: 1, offset: 1 }))).toEqual(['Kick-off call']);
   });
 
   it('refuses none or two of them, and names what matches nothing', async () => {
-    expect(await refused(service, () => api.listInteractions(t.sam, {}), 422, 'invalid')).toBe('/: name exactly one of contact, company or ticket');
+    expect(await refused(service, () => api.listInteractions(t.sam, {}), 422, 'invalid')).toBe(
+      '/: name exactly one of contact, company or ticket',
+    );
     expect(await refused(service, () => api.listInteractions(t.sam, { contact: anna, ticket: 'SALES-1' }), 422, 'invalid')).toBe(
       '/ticket: name exactly one of contact, company or ticket (not contact and ticket)',
     );
-    expect(await refused(service, () => api.listInteractions(t.sam, { company: 'Nope' }), 422, 'invalid')).toMatch(/^\/company: no company "Nope"/);
+    expect(await refused(service, () => api.listInteractions(t.sam, { company: 'Nope' }), 422, 'invalid')).toMatch(
+      /^\/company: no company "Nope"/,
+    );
     await refused(service, () => api.listInteractions(t.sam, { contact: '00000000-0000-4000-8000-000000000000' }), 404, 'not_found');
     await refused(service, () => api.listInteractions(t.sam, { ticket: 'SALES-999' }), 404, 'not_found');
   });
@@ -89,13 +101,22 @@ describe('4.7 interactions are seen by those who may see the CRM for their compa
   });
 
   it('refuses the list to a member the CRM is closed to', async () => {
-    expect(await refused(service, () => api.listInteractions(t.olga, { ticket: 'SALES-1' }), 403, 'forbidden')).toMatch(/You may not see the CRM/);
+    expect(await refused(service, () => api.listInteractions(t.olga, { ticket: 'SALES-1' }), 403, 'forbidden')).toMatch(
+      /You may not see the CRM/,
+    );
   });
 });
 
 describe('4.7 log_interaction: what it is about, and when', () => {
   it('links a contact’s company automatically and records the history', async () => {
-    const reply = await api.logInteraction(t.sam, { kind: 'call', subject: 'Quick check-in', contact: ben, body: 'All *fine*', duration: '1h 15m', occurred_at: '2026-03-30T15:00:00+02:00' });
+    const reply = await api.logInteraction(t.sam, {
+      kind: 'call',
+      subject: 'Quick check-in',
+      contact: ben,
+      body: 'All *fine*',
+      duration: '1h 15m',
+      occurred_at: '2026-03-30T15:00:00+02:00',
+    });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body).toMatchObject({
       kind: 'call',
@@ -111,52 +132,137 @@ describe('4.7 log_interaction: what it is about, and when', () => {
       done_at: null,
       email: false,
     });
-    expect(await historyOf(service, 'interaction', reply.body.id)).toEqual([expect.objectContaining({ kind: 'created', member: 'Sam Seller', via: "sam's agent" })]);
+    expect(await historyOf(service, 'interaction', reply.body.id)).toEqual([
+      expect.objectContaining({ kind: 'created', member: 'Sam Seller', via: "sam's agent" }),
+    ]);
   });
 
   it('reads a local time in the time zone given, takes one ahead of now (a planned meeting), and is now when left out', async () => {
-    const planned = await api.logInteraction(t.sam, { kind: 'meeting', subject: 'Planned demo', company: 'Acme GmbH', occurred_at: '2026-07-01T09:30', timezone: 'Europe/Berlin' });
+    const planned = await api.logInteraction(t.sam, {
+      kind: 'meeting',
+      subject: 'Planned demo',
+      company: 'Acme GmbH',
+      occurred_at: '2026-07-01T09:30',
+      timezone: 'Europe/Berlin',
+    });
     expect(planned.status, planned.text).toBe(201);
     expect(planned.body.occurred_at).toBe('2026-07-01T07:30:00.000000Z');
-    const winter = await api.logInteraction(t.sam, { kind: 'note', subject: 'Winter note', company: 'Acme GmbH', occurred_at: '2026-01-15T09:30', timezone: 'America/New_York' });
+    const winter = await api.logInteraction(t.sam, {
+      kind: 'note',
+      subject: 'Winter note',
+      company: 'Acme GmbH',
+      occurred_at: '2026-01-15T09:30',
+      timezone: 'America/New_York',
+    });
     expect(winter.body.occurred_at).toBe('2026-01-15T14:30:00.000000Z');
     const now = await api.logInteraction(t.sam, { kind: 'note', subject: 'Now', company: 'Acme GmbH' });
-    expect(now.body).toMatchObject({ occurred_at: '2026-04-01T12:00:00.000000Z', duration_seconds: 0, body: { format: 'markdown', text: '' } });
+    expect(now.body).toMatchObject({
+      occurred_at: '2026-04-01T12:00:00.000000Z',
+      duration_seconds: 0,
+      body: { format: 'markdown', text: '' },
+    });
   });
 
   it('refuses a local time without a time zone, an unknown zone, a moment that is none, and a duration that is none', async () => {
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: '2026-07-01T09:30' }), 422, 'invalid')).toMatch(
-      /^\/timezone: is required with a local time/,
-    );
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: '2026-07-01T09:30', timezone: 'Mars/Olympus' }), 422, 'invalid')).toMatch(
-      /^\/timezone: "Mars\/Olympus" is not an IANA time zone/,
-    );
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: 'yesterday' }), 422, 'invalid')).toMatch(/^\/occurred_at: must be ISO 8601/);
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: '2026-02-30T10:00:00Z' }), 422, 'invalid')).toMatch(/^\/occurred_at: .* not a real date/);
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', duration: 'a while' }), 422, 'invalid_duration')).toMatch(/^\/duration: /);
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: '2026-07-01T09:30' }),
+        422,
+        'invalid',
+      ),
+    ).toMatch(/^\/timezone: is required with a local time/);
+    expect(
+      await refused(
+        service,
+        () =>
+          api.logInteraction(t.sam, {
+            kind: 'call',
+            subject: 'X',
+            company: 'Acme GmbH',
+            occurred_at: '2026-07-01T09:30',
+            timezone: 'Mars/Olympus',
+          }),
+        422,
+        'invalid',
+      ),
+    ).toMatch(/^\/timezone: "Mars\/Olympus" is not an IANA time zone/);
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: 'yesterday' }),
+        422,
+        'invalid',
+      ),
+    ).toMatch(/^\/occurred_at: must be ISO 8601/);
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', occurred_at: '2026-02-30T10:00:00Z' }),
+        422,
+        'invalid',
+      ),
+    ).toMatch(/^\/occurred_at: .* not a real date/);
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', duration: 'a while' }),
+        422,
+        'invalid_duration',
+      ),
+    ).toMatch(/^\/duration: /);
   });
 
   it('refuses an email typed in, a subject over 255 characters, nothing to be about, and task fields on something else', async () => {
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'email', subject: 'X', company: 'Acme GmbH' }), 422, 'invalid')).toMatch(/^\/kind: must be one of "note", "call", "meeting", "task"/);
-    await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'x'.repeat(256), company: 'Acme GmbH' }), 422, 'invalid');
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'X' }), 422, 'invalid')).toBe('/: name at least one of contact, company or ticket');
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', due_at: '2026-05-01T10:00:00Z' }), 422, 'invalid')).toBe(
-      '/due_at: only a task (a follow-up) has a due moment; this is a call',
+    expect(
+      await refused(service, () => api.logInteraction(t.sam, { kind: 'email', subject: 'X', company: 'Acme GmbH' }), 422, 'invalid'),
+    ).toMatch(/^\/kind: must be one of "note", "call", "meeting", "task"/);
+    await refused(
+      service,
+      () => api.logInteraction(t.sam, { kind: 'note', subject: 'x'.repeat(256), company: 'Acme GmbH' }),
+      422,
+      'invalid',
     );
+    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'X' }), 422, 'invalid')).toBe(
+      '/: name at least one of contact, company or ticket',
+    );
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'call', subject: 'X', company: 'Acme GmbH', due_at: '2026-05-01T10:00:00Z' }),
+        422,
+        'invalid',
+      ),
+    ).toBe('/due_at: only a task (a follow-up) has a due moment; this is a call');
   });
 });
 
 describe('4.7 with a company or a deal, the contact is one of its contacts or one of the deal’s people the member may edit', () => {
   it('refuses somebody else’s contact with 422', async () => {
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', company: 'Acme GmbH', contact: gina }), 422, 'invalid')).toBe(
-      '/contact: Gina Global is not a contact of Acme GmbH',
-    );
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', ticket: 'SALES-2', contact: anna }), 422, 'invalid')).toBe(
-      "/contact: Anna Becker is not a contact of Globex Corporation or one of SALES-2's people you may edit",
-    );
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', ticket: 'SALES-3', contact: anna }), 422, 'invalid')).toBe(
-      "/contact: Anna Becker is not one of SALES-3's people you may edit",
-    );
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', company: 'Acme GmbH', contact: gina }),
+        422,
+        'invalid',
+      ),
+    ).toBe('/contact: Gina Global is not a contact of Acme GmbH');
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', ticket: 'SALES-2', contact: anna }),
+        422,
+        'invalid',
+      ),
+    ).toBe("/contact: Anna Becker is not a contact of Globex Corporation or one of SALES-2's people you may edit");
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', ticket: 'SALES-3', contact: anna }),
+        422,
+        'invalid',
+      ),
+    ).toBe("/contact: Anna Becker is not one of SALES-3's people you may edit");
   });
 
   it('takes one of the deal’s people from another company, and links the deal’s company', async () => {
@@ -166,24 +272,46 @@ describe('4.7 with a company or a deal, the contact is one of its contacts or on
   });
 
   it('refuses a deal person the member may see but not edit, and 404s a contact the member cannot see', async () => {
-    expect(await refused(service, () => api.logInteraction(t.lia, { kind: 'note', subject: 'X', ticket: 'SALES-1', contact: gina }), 422, 'invalid')).toMatch(/^\/contact: Gina Global is not/);
-    await refused(service, () => api.logInteraction(t.lia, { kind: 'note', subject: 'X', company: 'Acme GmbH', contact: nora }), 404, 'not_found');
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.lia, { kind: 'note', subject: 'X', ticket: 'SALES-1', contact: gina }),
+        422,
+        'invalid',
+      ),
+    ).toMatch(/^\/contact: Gina Global is not/);
+    await refused(
+      service,
+      () => api.logInteraction(t.lia, { kind: 'note', subject: 'X', company: 'Acme GmbH', contact: nora }),
+      404,
+      'not_found',
+    );
     await refused(service, () => api.logInteraction(t.cora, { kind: 'note', subject: 'X', ticket: 'SALES-1' }), 404, 'not_found');
   });
 
   it('refuses a company other than the deal’s', async () => {
-    expect(await refused(service, () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', ticket: 'SALES-1', company: 'Globex Corporation' }), 422, 'invalid')).toBe(
-      '/company: SALES-1 is a deal with Acme GmbH, not Globex Corporation',
-    );
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.sam, { kind: 'note', subject: 'X', ticket: 'SALES-1', company: 'Globex Corporation' }),
+        422,
+        'invalid',
+      ),
+    ).toBe('/company: SALES-1 is a deal with Acme GmbH, not Globex Corporation');
   });
 });
 
 describe('4.7 logging needs Edit the CRM for the company concerned', () => {
   it('lets Lia log for Acme and refuses her for Globex; refuses viewers, the closed and read tokens', async () => {
     expect((await api.logInteraction(t.lia, { kind: 'note', subject: 'Lia was here', company: 'Acme GmbH' })).status).toBe(201);
-    expect(await refused(service, () => api.logInteraction(t.lia, { kind: 'note', subject: 'X', company: 'Globex Corporation' }), 403, 'forbidden')).toBe(
-      'You may not log interactions for Globex Corporation (needs crm:edit for that company or the whole CRM)',
-    );
+    expect(
+      await refused(
+        service,
+        () => api.logInteraction(t.lia, { kind: 'note', subject: 'X', company: 'Globex Corporation' }),
+        403,
+        'forbidden',
+      ),
+    ).toBe('You may not log interactions for Globex Corporation (needs crm:edit for that company or the whole CRM)');
     await refused(service, () => api.logInteraction(t.vic, { kind: 'note', subject: 'X', company: 'Acme GmbH' }), 403, 'forbidden');
     await refused(service, () => api.logInteraction(t.olga, { kind: 'note', subject: 'X', ticket: 'SALES-1' }), 403, 'forbidden');
     await refused(service, () => api.logInteraction(t.samRead, { kind: 'note', subject: 'X', company: 'Acme GmbH' }), 403, 'forbidden');
@@ -192,19 +320,47 @@ describe('4.7 logging needs Edit the CRM for the company concerned', () => {
 
 describe('3.7 follow-ups: tasks with a due moment and an assignee (me by default) who is reminded; completed by assignee, author or a CRM manager', () => {
   it('records a reminder for the assignee at the due moment, which notifies them once it comes due', async () => {
-    const reply = await api.logInteraction(t.mia, { kind: 'task', subject: 'Call Gina back', contact: gina, due_at: '2026-04-02T09:00', timezone: 'Europe/Berlin', assignee: 'Sam Seller' });
+    const reply = await api.logInteraction(t.mia, {
+      kind: 'task',
+      subject: 'Call Gina back',
+      contact: gina,
+      due_at: '2026-04-02T09:00',
+      timezone: 'Europe/Berlin',
+      assignee: 'Sam Seller',
+    });
     expect(reply.status, reply.text).toBe(201);
-    expect(reply.body).toMatchObject({ kind: 'task', due_at: '2026-04-02T07:00:00.000000Z', assignee: { name: 'Sam Seller' }, author: { name: 'Mia Manager' }, done_at: null });
+    expect(reply.body).toMatchObject({
+      kind: 'task',
+      due_at: '2026-04-02T07:00:00.000000Z',
+      assignee: { name: 'Sam Seller' },
+      author: { name: 'Mia Manager' },
+      done_at: null,
+    });
     const reminder = await service.db.selectFrom('reminders').selectAll().where('entity_id', '=', reply.body.id).executeTakeFirstOrThrow();
-    expect(reminder).toMatchObject({ member_id: await memberId('sam@example.com'), kind: 'follow_up', entity_type: 'interaction', fired_at: null });
+    expect(reminder).toMatchObject({
+      member_id: await memberId('sam@example.com'),
+      kind: 'follow_up',
+      entity_type: 'interaction',
+      fired_at: null,
+    });
     expect(new Date(reminder.due_at).toISOString()).toBe('2026-04-02T07:00:00.000Z');
 
     await fireDueReminders(service.db, new Date('2026-04-02T06:59:00Z'), false);
     const early = await service.db.selectFrom('notifications').select('id').where('entity_id', '=', reply.body.id).execute();
     expect(early).toEqual([]);
     await fireDueReminders(service.db, new Date('2026-04-02T07:01:00Z'), false);
-    const sent = await service.db.selectFrom('notifications').select(['member_id', 'kind', 'payload']).where('entity_id', '=', reply.body.id).execute();
-    expect(sent).toEqual([{ member_id: await memberId('sam@example.com'), kind: 'reminder', payload: expect.objectContaining({ subject: 'Call Gina back', reminder: 'follow_up', path: `/crm/interactions/${reply.body.id}` }) }]);
+    const sent = await service.db
+      .selectFrom('notifications')
+      .select(['member_id', 'kind', 'payload'])
+      .where('entity_id', '=', reply.body.id)
+      .execute();
+    expect(sent).toEqual([
+      {
+        member_id: await memberId('sam@example.com'),
+        kind: 'reminder',
+        payload: expect.objectContaining({ subject: 'Call Gina back', reminder: 'follow_up', path: `/crm/interactions/${reply.body.id}` }),
+      },
+    ]);
   });
 
   it('assigns a task to its author when no assignee is given, and refuses one who may not see the CRM for the company', async () => {
@@ -232,7 +388,15 @@ describe('3.7 follow-ups: tasks with a due moment and an assignee (me by default
   });
 
   it('completes by the assignee, once; a completed follow-up’s reminder never fires', async () => {
-    const task = (await api.logInteraction(t.mia, { kind: 'task', subject: 'Done early', company: 'Acme GmbH', due_at: '2026-04-10T09:00:00Z', assignee: 'Sam Seller' })).body;
+    const task = (
+      await api.logInteraction(t.mia, {
+        kind: 'task',
+        subject: 'Done early',
+        company: 'Acme GmbH',
+        due_at: '2026-04-10T09:00:00Z',
+        assignee: 'Sam Seller',
+      })
+    ).body;
     const done = await api.complete(t.sam, task.id);
     expect(done.status, done.text).toBe(200);
     expect(done.body.done_at).toBe('2026-04-01T12:00:00.000000Z');
@@ -246,7 +410,8 @@ describe('3.7 follow-ups: tasks with a due moment and an assignee (me by default
   });
 
   it('completes by the author and by a CRM manager of the company; refuses others', async () => {
-    const byAuthor = (await api.logInteraction(t.sam, { kind: 'task', subject: 'For Lia', company: 'Acme GmbH', assignee: 'Lia Limited' })).body;
+    const byAuthor = (await api.logInteraction(t.sam, { kind: 'task', subject: 'For Lia', company: 'Acme GmbH', assignee: 'Lia Limited' }))
+      .body;
     expect((await api.complete(t.sam, byAuthor.id)).status).toBe(200);
     const forSam = (await api.logInteraction(t.sam, { kind: 'task', subject: 'For Sam', company: 'Acme GmbH' })).body;
     expect(await refused(service, () => api.complete(t.lia, forSam.id), 403, 'forbidden')).toBe(
@@ -260,7 +425,9 @@ describe('3.7 follow-ups: tasks with a due moment and an assignee (me by default
 
   it('completes only tasks, and 404s what is no interaction', async () => {
     const note = (await api.listInteractions(t.sam, { company: 'Globex Corporation', kind: 'note' })).body.interactions[0];
-    expect(await refused(service, () => api.complete(t.ada, note.id), 422, 'invalid')).toBe('/id: only a follow-up (an interaction of kind task) is completed; this one is a note');
+    expect(await refused(service, () => api.complete(t.ada, note.id), 422, 'invalid')).toBe(
+      '/id: only a follow-up (an interaction of kind task) is completed; this one is a note',
+    );
     await refused(service, () => api.complete(t.ada, '00000000-0000-4000-8000-000000000000'), 404, 'not_found');
     await refused(service, () => api.complete(t.ada, 'nope'), 404, 'not_found');
   });
@@ -282,9 +449,18 @@ describe('4.7 list_follow_ups: open follow-ups assigned to the member, soonest d
 
 describe('4.8 the interaction tools answer as REST does', () => {
   it('logs, lists, completes and lists follow-ups through tools', async () => {
-    const logged = await callTool(service, t.sam, 'log_interaction', { kind: 'task', subject: 'Tool task', contact: anna, due_at: '2026-04-03T10:00:00Z' });
+    const logged = await callTool(service, t.sam, 'log_interaction', {
+      kind: 'task',
+      subject: 'Tool task',
+      contact: anna,
+      due_at: '2026-04-03T10:00:00Z',
+    });
     expect(logged.isError, logged.content[0]!.text).toBe(false);
-    expect(logged.structuredContent).toMatchObject({ subject: 'Tool task', company: { name: 'Acme GmbH' }, assignee: { name: 'Sam Seller' } });
+    expect(logged.structuredContent).toMatchObject({
+      subject: 'Tool task',
+      company: { name: 'Acme GmbH' },
+      assignee: { name: 'Sam Seller' },
+    });
     const listed = await callTool(service, t.sam, 'list_interactions', { contact: anna });
     expect(listed.structuredContent).toEqual((await api.listInteractions(t.sam, { contact: anna })).body);
     const followUps = await callTool(service, t.sam, 'list_follow_ups', {});

@@ -14,7 +14,22 @@ const PHONE = '+99 555 424242';
 const NOTES = 'Prefers calls after lunch, allergic to marzipan';
 const SUBJECT = 'Confidential renewal chat with Zebulon';
 const BODY = 'He mentioned the merger with Octothorpe Holdings';
-const SECRETS = [NAME, 'Zebulon', 'Privatesson', EMAIL, 'zebulon.private', 'secret-domain', EMAIL_2, PHONE, '424242', NOTES, 'marzipan', SUBJECT, BODY, 'Octothorpe'];
+const SECRETS = [
+  NAME,
+  'Zebulon',
+  'Privatesson',
+  EMAIL,
+  'zebulon.private',
+  'secret-domain',
+  EMAIL_2,
+  PHONE,
+  '424242',
+  NOTES,
+  'marzipan',
+  SUBJECT,
+  BODY,
+  'Octothorpe',
+];
 
 let service: TestService;
 let t: Tokens;
@@ -47,9 +62,17 @@ describe('4.7 nothing about a contact is written to the server’s log', () => {
     expect((await callTool(service, t.sam, 'add_contact_email', { id, address: EMAIL })).isError).toBe(true);
 
     // interactions: subjects and bodies, a refused one, a follow-up completed
-    const task = await api.logInteraction(t.sam, { kind: 'task', subject: SUBJECT, body: BODY, contact: id, due_at: '2026-05-01T10:00:00Z' });
+    const task = await api.logInteraction(t.sam, {
+      kind: 'task',
+      subject: SUBJECT,
+      body: BODY,
+      contact: id,
+      due_at: '2026-05-01T10:00:00Z',
+    });
     expect(task.status, task.text).toBe(201);
-    expect((await api.logInteraction(t.sam, { kind: 'note', subject: SUBJECT, body: BODY, company: 'Globex Corporation', contact: id })).status).toBe(422);
+    expect(
+      (await api.logInteraction(t.sam, { kind: 'note', subject: SUBJECT, body: BODY, company: 'Globex Corporation', contact: id })).status,
+    ).toBe(422);
     expect((await api.listInteractions(t.sam, { contact: id })).status).toBe(200);
     expect((await callTool(service, t.sam, 'complete_follow_up', { id: task.body.id })).isError).toBe(false);
 

@@ -21,7 +21,15 @@ async function instructions(token: string): Promise<string> {
 }
 
 const READ_TOOLS = ['search_contacts', 'get_contact', 'search_companies', 'get_company', 'list_interactions', 'list_follow_ups'];
-const WRITE_TOOLS = ['create_contact', 'update_contact', 'add_contact_email', 'add_contact_phone', 'update_company', 'log_interaction', 'complete_follow_up'];
+const WRITE_TOOLS = [
+  'create_contact',
+  'update_contact',
+  'add_contact_email',
+  'add_contact_phone',
+  'update_company',
+  'log_interaction',
+  'complete_follow_up',
+];
 
 describe('4.8 the instructions name the CRM tools to members who may see the CRM', () => {
   it('names every CRM tool, and how deals work, to a CRM editor with write access', async () => {
@@ -68,7 +76,12 @@ describe('4.7 the CRM module switch removes its operations and tools', () => {
     await setSwitch(service.db, 'crm', false);
     try {
       expect((await toolNames(t.sam)).filter((name) => CRM_TOOLS.includes(name))).toEqual([]);
-      for (const [method, path] of [['GET', '/contacts'], ['GET', '/companies/Acme%20GmbH'], ['POST', '/interactions'], ['GET', '/follow-ups']] as const) {
+      for (const [method, path] of [
+        ['GET', '/contacts'],
+        ['GET', '/companies/Acme%20GmbH'],
+        ['POST', '/interactions'],
+        ['GET', '/follow-ups'],
+      ] as const) {
         const reply = await service.request(method, `/api/v1${path}`, { token: t.sam, body: method === 'POST' ? {} : undefined });
         expect(reply.status, path).toBe(403);
         expect(reply.body.error).toEqual({ code: 'feature_disabled', message: 'The CRM module is switched off in this workspace' });

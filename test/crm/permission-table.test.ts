@@ -20,9 +20,15 @@ const COMPANY_NAMES = { acme: 'Acme GmbH', globex: 'Globex Corporation', umbrell
 
 beforeAll(async () => {
   ({ service, t, api } = await startCrm());
-  const contactNames: Record<Company, string> = { acme: 'Anna Becker', globex: 'Gina Global', umbrella: 'Uwe Umbrella', none: 'Nora Nobody' };
+  const contactNames: Record<Company, string> = {
+    acme: 'Anna Becker',
+    globex: 'Gina Global',
+    umbrella: 'Uwe Umbrella',
+    none: 'Nora Nobody',
+  };
   for (const [company, name] of Object.entries(contactNames) as [Company, string][]) contacts[company] = await contactId(service, name);
-  for (const [company, name] of Object.entries(COMPANY_NAMES) as [Exclude<Company, 'none'>, string][]) companies[company] = await companyId(service, name);
+  for (const [company, name] of Object.entries(COMPANY_NAMES) as [Exclude<Company, 'none'>, string][])
+    companies[company] = await companyId(service, name);
   // a follow-up in each place that is nobody's but the administrator's
   for (const company of ['acme', 'globex', 'umbrella', 'none'] as Company[]) {
     const reply = await api.logInteraction(t.ada, { kind: 'task', subject: `Ada's task (${company})`, contact: contacts[company] });
@@ -33,7 +39,11 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 /** One action on one company: its REST request and the same call as a tool. */
-function request(action: Action, company: Company, n: number): { rest: (token: string) => Promise<Reply>; tool: [string, Record<string, unknown>] } {
+function request(
+  action: Action,
+  company: Company,
+  n: number,
+): { rest: (token: string) => Promise<Reply>; tool: [string, Record<string, unknown>] } {
   const companyName = company === 'none' ? undefined : COMPANY_NAMES[company];
   switch (action) {
     case 'read contact':
@@ -43,7 +53,10 @@ function request(action: Action, company: Company, n: number): { rest: (token: s
       return { rest: (token) => api.createContact(token, body), tool: ['create_contact', { ...body, name: `${body.name} (tool)` }] };
     }
     case 'update contact':
-      return { rest: (token) => api.updateContact(token, contacts[company], { job_title: `Title ${n}` }), tool: ['update_contact', { id: contacts[company], job_title: `Title ${n} (tool)` }] };
+      return {
+        rest: (token) => api.updateContact(token, contacts[company], { job_title: `Title ${n}` }),
+        tool: ['update_contact', { id: contacts[company], job_title: `Title ${n} (tool)` }],
+      };
     case 'update company':
       return {
         rest: (token) => api.updateCompany(token, companies[company as Exclude<Company, 'none'>], { industry: `Industry ${n}` }),
@@ -60,14 +73,26 @@ function request(action: Action, company: Company, n: number): { rest: (token: s
 
 const ALL_OK = { read: 200, create: 201, update: 200, company: 200, log: 201, complete: 200 };
 type Row = typeof ALL_OK;
-const row = (read: number, create: number, update: number, company: number, log: number, complete: number): Row => ({ read, create, update, company, log, complete });
+const row = (read: number, create: number, update: number, company: number, log: number, complete: number): Row => ({
+  read,
+  create,
+  update,
+  company,
+  log,
+  complete,
+});
 
 /** The expected status per persona and company. */
 const TABLE: Record<Who, Record<Company, Row>> = {
   ada: { acme: ALL_OK, globex: ALL_OK, umbrella: ALL_OK, none: ALL_OK },
   mia: { acme: ALL_OK, globex: ALL_OK, umbrella: ALL_OK, none: ALL_OK },
   // edits the whole CRM, manages none of it
-  sam: { acme: row(200, 201, 200, 200, 201, 403), globex: row(200, 201, 200, 200, 201, 403), umbrella: row(200, 201, 200, 200, 201, 403), none: row(200, 201, 200, 200, 201, 403) },
+  sam: {
+    acme: row(200, 201, 200, 200, 201, 403),
+    globex: row(200, 201, 200, 200, 201, 403),
+    umbrella: row(200, 201, 200, 200, 201, 403),
+    none: row(200, 201, 200, 200, 201, 403),
+  },
   // edits Acme, sees Globex, knows nothing else (a company she cannot see matches nothing: 422 in a field, 404 in a path)
   lia: {
     acme: row(200, 201, 200, 200, 201, 403),
@@ -75,11 +100,19 @@ const TABLE: Record<Who, Record<Company, Row>> = {
     umbrella: row(404, 422, 404, 404, 404, 404),
     none: row(404, 403, 404, 404, 404, 404),
   },
-  vic: Object.fromEntries((['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(200, 403, 403, 403, 403, 403)])) as Record<Company, Row>,
-  cora: Object.fromEntries((['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(200, 403, 403, 403, 403, 403)])) as Record<Company, Row>,
+  vic: Object.fromEntries(
+    (['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(200, 403, 403, 403, 403, 403)]),
+  ) as Record<Company, Row>,
+  cora: Object.fromEntries(
+    (['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(200, 403, 403, 403, 403, 403)]),
+  ) as Record<Company, Row>,
   // the CRM is closed to her: records 404, what names no record 403
-  olga: Object.fromEntries((['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(404, 403, 404, 404, 403, 404)])) as Record<Company, Row>,
-  samRead: Object.fromEntries((['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(200, 403, 403, 403, 403, 403)])) as Record<Company, Row>,
+  olga: Object.fromEntries(
+    (['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(404, 403, 404, 404, 403, 404)]),
+  ) as Record<Company, Row>,
+  samRead: Object.fromEntries(
+    (['acme', 'globex', 'umbrella', 'none'] as Company[]).map((c) => [c, row(200, 403, 403, 403, 403, 403)]),
+  ) as Record<Company, Row>,
 };
 
 const ACTIONS: [Action, keyof Row][] = [
@@ -105,7 +138,8 @@ describe('4.7, 5.6 the CRM permission table: persona × company × action, throu
           const rest = await call.rest(t[who]);
           if (rest.status !== expected) wrong.push(`${who} ${action} ${company}: REST ${rest.status} (${rest.text}), expected ${expected}`);
           const tool = await callTool(service, t[who], ...call.tool);
-          if (tool.isError !== expected >= 400) wrong.push(`${who} ${action} ${company}: MCP ${tool.isError ? 'refused' : 'done'}: ${tool.content[0]?.text.slice(0, 120)}`);
+          if (tool.isError !== expected >= 400)
+            wrong.push(`${who} ${action} ${company}: MCP ${tool.isError ? 'refused' : 'done'}: ${tool.content[0]?.text.slice(0, 120)}`);
           if (tool.isError && rest.status >= 400 && tool.content[0]!.text !== rest.body.error.message) {
             wrong.push(`${who} ${action} ${company}: MCP said "${tool.content[0]!.text}", REST "${rest.body.error.message}"`);
           }

@@ -7,7 +7,9 @@ export type Persona = (typeof PERSONAS)[number];
 export type Tokens = Record<Persona, string> & { samRead: string; adaRead: string };
 
 export async function tokensFor(service: TestService): Promise<Tokens> {
-  const entries = await Promise.all(PERSONAS.map(async (p) => [p, await service.token(`${p}@example.com`, 'write', `${p}'s agent`)] as const));
+  const entries = await Promise.all(
+    PERSONAS.map(async (p) => [p, await service.token(`${p}@example.com`, 'write', `${p}'s agent`)] as const),
+  );
   return {
     ...(Object.fromEntries(entries) as Record<Persona, string>),
     samRead: await service.token('sam@example.com', 'read', "sam's reader"),
@@ -16,7 +18,9 @@ export async function tokensFor(service: TestService): Promise<Tokens> {
 }
 
 /** The test file's one service on the CRM fixture, with a token per persona. */
-export async function startCrm(options: Parameters<typeof startTestService>[0] = {}): Promise<{ service: TestService; t: Tokens; api: CrmApi }> {
+export async function startCrm(
+  options: Parameters<typeof startTestService>[0] = {},
+): Promise<{ service: TestService; t: Tokens; api: CrmApi }> {
   const service = await startTestService({ workspace: 'crm-workspace.yaml', ...options });
   return { service, t: await tokensFor(service), api: crmApi(service) };
 }
@@ -60,12 +64,28 @@ export async function companyId(service: TestService, name: string): Promise<str
 
 /** Everything the CRM stores, with the histories and reminders: what a refused request must leave alone. */
 export async function crmState(service: TestService) {
-  const tables = ['companies', 'contacts', 'contact_emails', 'contact_phones', 'crm_roles', 'deals', 'deal_contacts', 'interactions', 'history', 'reminders'] as const;
+  const tables = [
+    'companies',
+    'contacts',
+    'contact_emails',
+    'contact_phones',
+    'crm_roles',
+    'deals',
+    'deal_contacts',
+    'interactions',
+    'history',
+    'reminders',
+  ] as const;
   const state: Record<string, string[]> = {};
   // in one order whatever the engine returned, so two reads of the same rows compare equal
-  for (const table of tables) state[table] = (await service.db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
-  state.ticket_field_values = (await service.db.selectFrom('ticket_field_values').selectAll().execute()).map((r) => JSON.stringify(r)).sort();
-  state.tickets = (await service.db.selectFrom('tickets').select(['id', 'status_id', 'updated_at']).execute()).map((r) => JSON.stringify(r)).sort();
+  for (const table of tables)
+    state[table] = (await service.db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
+  state.ticket_field_values = (await service.db.selectFrom('ticket_field_values').selectAll().execute())
+    .map((r) => JSON.stringify(r))
+    .sort();
+  state.tickets = (await service.db.selectFrom('tickets').select(['id', 'status_id', 'updated_at']).execute())
+    .map((r) => JSON.stringify(r))
+    .sort();
   return state;
 }
 
@@ -78,7 +98,6 @@ export async function refused(service: TestService, send: () => Promise<Reply>, 
   expect(await crmState(service)).toEqual(before);
   return reply.body.error.message as string;
 }
-
 
 /** History entries of one record, oldest first. */
 export async function historyOf(service: TestService, entityType: string, entityId: string) {

@@ -20,7 +20,16 @@ afterAll(() => service?.close());
 
 /** Everything the CRM stores, for comparing before and after. */
 async function crmState() {
-  const tables = ['companies', 'contacts', 'contact_emails', 'contact_phones', 'crm_roles', 'deals', 'deal_contacts', 'interactions'] as const;
+  const tables = [
+    'companies',
+    'contacts',
+    'contact_emails',
+    'contact_phones',
+    'crm_roles',
+    'deals',
+    'deal_contacts',
+    'interactions',
+  ] as const;
   const state: Record<string, unknown[]> = {};
   for (const table of tables) state[table] = await service.db.selectFrom(table).selectAll().execute();
   return state;
@@ -54,12 +63,22 @@ describe('workspace file `crm`: applied once, idempotently', () => {
 
   it('makes the first address and number of a contact primary', async () => {
     const anna = await service.db.selectFrom('contacts').select('id').where('name', '=', 'Anna Becker').executeTakeFirstOrThrow();
-    const emails = await service.db.selectFrom('contact_emails').select(['address', 'is_primary']).where('contact_id', '=', anna.id).orderBy('created_at').execute();
+    const emails = await service.db
+      .selectFrom('contact_emails')
+      .select(['address', 'is_primary'])
+      .where('contact_id', '=', anna.id)
+      .orderBy('created_at')
+      .execute();
     expect(emails).toEqual([
       { address: 'anna.becker@acme.example', is_primary: true },
       { address: 'anna@home.example', is_primary: false },
     ]);
-    const phones = await service.db.selectFrom('contact_phones').select(['number', 'is_primary']).where('contact_id', '=', anna.id).orderBy('created_at').execute();
+    const phones = await service.db
+      .selectFrom('contact_phones')
+      .select(['number', 'is_primary'])
+      .where('contact_id', '=', anna.id)
+      .orderBy('created_at')
+      .execute();
     expect(phones).toEqual([
       { number: '+49 30 1234567', is_primary: true },
       { number: '0170 555 0101', is_primary: false },
@@ -67,8 +86,14 @@ describe('workspace file `crm`: applied once, idempotently', () => {
   });
 
   it('records a reminder for the seeded open follow-up, for its assignee at its due moment', async () => {
-    const reminders = await service.db.selectFrom('reminders').select(['entity_type', 'kind', 'payload']).where('entity_type', '=', 'interaction').execute();
-    expect(reminders).toEqual([{ entity_type: 'interaction', kind: 'follow_up', payload: expect.objectContaining({ subject: 'Send the contract' }) }]);
+    const reminders = await service.db
+      .selectFrom('reminders')
+      .select(['entity_type', 'kind', 'payload'])
+      .where('entity_type', '=', 'interaction')
+      .execute();
+    expect(reminders).toEqual([
+      { entity_type: 'interaction', kind: 'follow_up', payload: expect.objectContaining({ subject: 'Send the contract' }) },
+    ]);
   });
 
   it('writes nothing when the same file is applied again', async () => {
@@ -108,12 +133,16 @@ describe('workspace file `crm`: a mistake is named by its place and changes noth
   });
 
   it('refuses a company nobody declared', async () => {
-    expect(await refusal((f) => (f.crm.roles[2].companies = ['Nowhere Inc']))).toMatch(/crm\.roles\[2\]\.companies\[0\]: no company "Nowhere Inc"/);
+    expect(await refusal((f) => (f.crm.roles[2].companies = ['Nowhere Inc']))).toMatch(
+      /crm\.roles\[2\]\.companies\[0\]: no company "Nowhere Inc"/,
+    );
     expect(await refusal((f) => (f.crm.contacts[0].company = 'Nowhere Inc'))).toMatch(/crm\.contacts\[0\]\.company/);
   });
 
   it('refuses one address on two contacts', async () => {
-    expect(await refusal((f) => f.crm.contacts.push({ name: 'Twin', email: 'ANNA.BECKER@acme.example' }))).toMatch(/crm\.contacts\[6\]: the address/);
+    expect(await refusal((f) => f.crm.contacts.push({ name: 'Twin', email: 'ANNA.BECKER@acme.example' }))).toMatch(
+      /crm\.contacts\[6\]: the address/,
+    );
   });
 
   it('refuses a deal that is not a ticket of a sales project', async () => {
@@ -121,12 +150,16 @@ describe('workspace file `crm`: a mistake is named by its place and changes noth
   });
 
   it('refuses a due moment on something that is not a task', async () => {
-    expect(await refusal((f) => (f.crm.interactions[0].due_at = '2026-03-02T10:00:00Z'))).toMatch(/crm\.interactions\[0\]\.due_at: only a task/);
+    expect(await refusal((f) => (f.crm.interactions[0].due_at = '2026-03-02T10:00:00Z'))).toMatch(
+      /crm\.interactions\[0\]\.due_at: only a task/,
+    );
   });
 
   it('refuses a local time without a time zone', async () => {
-    expect(await refusal((f) => f.crm.interactions.push({ kind: 'call', subject: 'Local', company: 'Initech', occurred_at: '2026-03-02T10:00' }))).toMatch(
-      /crm\.interactions\[6\]\.timezone: is required with a local time \(occurred_at/,
-    );
+    expect(
+      await refusal((f) =>
+        f.crm.interactions.push({ kind: 'call', subject: 'Local', company: 'Initech', occurred_at: '2026-03-02T10:00' }),
+      ),
+    ).toMatch(/crm\.interactions\[6\]\.timezone: is required with a local time \(occurred_at/);
   });
 });

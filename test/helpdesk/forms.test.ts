@@ -104,7 +104,10 @@ describe('4.4 POST /projects/{key}/request-types: 201, at the end of the portal'
       name: 'Broken screen',
       ticket_type: 'Incident',
       help_text: 'Tell us which machine',
-      fields: [{ field: 'ASSET_TAG', required: true, label: 'Tag' }, { field: 'priority', displayed: false }],
+      fields: [
+        { field: 'ASSET_TAG', required: true, label: 'Tag' },
+        { field: 'priority', displayed: false },
+      ],
     });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body.fields).toEqual([
@@ -144,15 +147,32 @@ describe('4.4 POST /projects/{key}/request-types: 201, at the end of the portal'
   it('refuses an unknown field, listing the fields the type has', async () => {
     const reply = await help.create(t.fay, { key: 'q2', name: 'Q2', ticket_type: 'Question', fields: [{ field: 'asset_tag' }] });
     expect(reply.status).toBe(422);
-    expect(reply.body.error.message).toBe('/fields/0/field: no field "asset_tag"; fields are "summary", "description", "priority", "impact"');
+    expect(reply.body.error.message).toBe(
+      '/fields/0/field: no field "asset_tag"; fields are "summary", "description", "priority", "impact"',
+    );
   });
 
   it('refuses a field twice, a hidden required field, and a summary sent as hidden or optional', async () => {
-    const twice = await help.create(t.fay, { key: 'q3', name: 'Q3', ticket_type: 'Question', fields: [{ field: 'impact' }, { field: 'Impact' }] });
+    const twice = await help.create(t.fay, {
+      key: 'q3',
+      name: 'Q3',
+      ticket_type: 'Question',
+      fields: [{ field: 'impact' }, { field: 'Impact' }],
+    });
     expect(twice.body.error.message).toMatch(/^\/fields\/1\/field: "impact" is on the form twice/);
-    const hiddenRequired = await help.create(t.fay, { key: 'q3', name: 'Q3', ticket_type: 'Question', fields: [{ field: 'impact', displayed: false, required: true }] });
+    const hiddenRequired = await help.create(t.fay, {
+      key: 'q3',
+      name: 'Q3',
+      ticket_type: 'Question',
+      fields: [{ field: 'impact', displayed: false, required: true }],
+    });
     expect(hiddenRequired.body.error.message).toMatch(/^\/fields\/0\/required: /);
-    const summary = await help.create(t.fay, { key: 'q3', name: 'Q3', ticket_type: 'Question', fields: [{ field: 'summary', required: false }] });
+    const summary = await help.create(t.fay, {
+      key: 'q3',
+      name: 'Q3',
+      ticket_type: 'Question',
+      fields: [{ field: 'summary', required: false }],
+    });
     expect(summary.status).toBe(422);
     expect(summary.body.error.message).toMatch(/^\/fields\/0: the summary is always displayed and required/);
     expect((await help.get(t.vic, 'q3')).status).toBe(422);
@@ -160,7 +180,11 @@ describe('4.4 POST /projects/{key}/request-types: 201, at the end of the portal'
 
   it('is 404 for a project that is not a helpdesk project: only helpdesk projects have forms', async () => {
     const api = formsApi(service, 'CORE');
-    for (const reply of [await api.list(t.pia), await api.create(t.pia, { key: 'x', name: 'X', ticket_type: 'Task' }), await api.retire(t.pia, 'x')]) {
+    for (const reply of [
+      await api.list(t.pia),
+      await api.create(t.pia, { key: 'x', name: 'X', ticket_type: 'Task' }),
+      await api.retire(t.pia, 'x'),
+    ]) {
       expect(reply.status).toBe(404);
       expect(reply.body.error.message).toMatch(/only helpdesk projects have request types/);
     }
@@ -224,7 +248,12 @@ describe('3.4 DELETE retires a form: archived, off the list, still readable', ()
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body).toMatchObject({ key: 'broken-screen', archived: true, position: 3 });
     expect(await portalKeys(service, t.vic)).toEqual(['get-help', 'laptop', 'report-outage']);
-    expect(await portalKeys(service, t.vic, 'HELP', '?include_archived=true')).toEqual(['get-help', 'laptop', 'report-outage', 'broken-screen']);
+    expect(await portalKeys(service, t.vic, 'HELP', '?include_archived=true')).toEqual([
+      'get-help',
+      'laptop',
+      'report-outage',
+      'broken-screen',
+    ]);
     const read = await help.get(t.vic, 'Broken screen');
     expect(read.status).toBe(200);
     expect(read.body.archived).toBe(true);
@@ -250,7 +279,14 @@ describe('module switch: the helpdesk switched off is 403 feature_disabled for e
     const state = await formsState(service);
     await setSwitch(service.db, 'helpdesk', false);
     try {
-      for (const reply of [await help.list(t.pia), await help.get(t.pia, 'get-help'), await help.create(t.pia, { key: 'off', name: 'Off', ticket_type: 'Question' }), await help.update(t.pia, 'get-help', { name: 'Off' }), await help.order(t.pia, ['laptop']), await help.retire(t.pia, 'get-help')]) {
+      for (const reply of [
+        await help.list(t.pia),
+        await help.get(t.pia, 'get-help'),
+        await help.create(t.pia, { key: 'off', name: 'Off', ticket_type: 'Question' }),
+        await help.update(t.pia, 'get-help', { name: 'Off' }),
+        await help.order(t.pia, ['laptop']),
+        await help.retire(t.pia, 'get-help'),
+      ]) {
         expect(reply.status).toBe(403);
         expect(reply.body.error.code).toBe('feature_disabled');
         expect(reply.body.error.message).toMatch(/helpdesk/);
@@ -267,10 +303,17 @@ describe('4.4 keys stay unique and the portal order stays whole when forms are c
   it('accepts one of two creates with the same key, and gives simultaneous new forms distinct places', async () => {
     const same = await Promise.all([1, 2].map((n) => help.create(t.pia, { key: 'race', name: `Race ${n}`, ticket_type: 'Question' })));
     expect(same.map((r) => r.status).sort()).toEqual([201, 422]);
-    const many = await Promise.all([1, 2, 3].map((n) => help.create(t.pia, { key: `burst-${n}`, name: `Burst ${n}`, ticket_type: 'Question' })));
+    const many = await Promise.all(
+      [1, 2, 3].map((n) => help.create(t.pia, { key: `burst-${n}`, name: `Burst ${n}`, ticket_type: 'Question' })),
+    );
     expect(many.map((r) => r.status)).toEqual([201, 201, 201]);
     const list = (await help.list(t.vic)).body.request_types as { key: string; position: number }[];
     expect(list.map((f) => f.position)).toEqual(list.map((_, i) => i));
-    expect(list.slice(-3).map((f) => f.key).sort()).toEqual(['burst-1', 'burst-2', 'burst-3']);
+    expect(
+      list
+        .slice(-3)
+        .map((f) => f.key)
+        .sort(),
+    ).toEqual(['burst-1', 'burst-2', 'burst-3']);
   });
 });

@@ -13,7 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const FORM_TOOLS = ['list_request_types', 'get_request_type', 'create_request_type', 'update_request_type', 'reorder_request_types', 'retire_request_type'];
+const FORM_TOOLS = [
+  'list_request_types',
+  'get_request_type',
+  'create_request_type',
+  'update_request_type',
+  'reorder_request_types',
+  'retire_request_type',
+];
 
 async function toolNames(token: string): Promise<string[]> {
   const reply = await postMcp(service, request('tools/list'), { token });
@@ -28,7 +35,10 @@ async function call(token: string, name: string, args: Record<string, unknown>) 
 
 describe('4.8 the forms tools: read ones for a read token, all six for a write token; retire is destructive', () => {
   it('offers the six tools to a write token and only the two read tools to a read token', async () => {
-    const tools = (await postMcp(service, request('tools/list'), { token: t.pia })).body.result.tools as { name: string; annotations: Record<string, boolean> }[];
+    const tools = (await postMcp(service, request('tools/list'), { token: t.pia })).body.result.tools as {
+      name: string;
+      annotations: Record<string, boolean>;
+    }[];
     const forms = tools.filter((tool) => FORM_TOOLS.includes(tool.name));
     expect(forms.map((tool) => tool.name).sort()).toEqual([...FORM_TOOLS].sort());
     for (const tool of forms) expect(tool.annotations.destructiveHint, tool.name).toBe(tool.name === 'retire_request_type');
@@ -39,7 +49,13 @@ describe('4.8 the forms tools: read ones for a read token, all six for a write t
 
 describe('4.8 a tool does what its REST operation does, with the spec’s argument names', () => {
   it('creates, changes, reorders, reads and retires a form through tools', async () => {
-    const created = await call(t.pia, 'create_request_type', { project: 'HELP', key: 'via-mcp', name: 'Made by a tool', ticket_type: 'Question', submission: 'open' });
+    const created = await call(t.pia, 'create_request_type', {
+      project: 'HELP',
+      key: 'via-mcp',
+      name: 'Made by a tool',
+      ticket_type: 'Question',
+      submission: 'open',
+    });
     expect(created.isError, created.content[0]!.text).toBe(false);
     expect(created.structuredContent).toMatchObject({ key: 'via-mcp', submission: 'open', position: 2 });
 

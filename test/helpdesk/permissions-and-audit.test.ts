@@ -184,7 +184,9 @@ describe('what my agents did: form changes made through a member’s tokens are 
     expect((await ada.logIn('ada@example.com', 'ada-password')).status).toBe(303);
     const page = await ada.get('/agents/activity');
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/ada&#39;s agent<\/td><td class="what" data-label="What">request type created: HELP request type by-agent<\/td>/);
+    expect(page.text).toMatch(
+      /ada&#39;s agent<\/td><td class="what" data-label="What">request type created: HELP request type by-agent<\/td>/,
+    );
     const abe = new Browser(service);
     expect((await abe.logIn('abe@example.com', 'abe-password')).status).toBe(303);
     expect((await abe.get('/agents/activity')).text).not.toContain('by-agent');

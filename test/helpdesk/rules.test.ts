@@ -13,7 +13,11 @@ describe('5.6 request types: the permissions each change needs (policy table)', 
     ['make a form open', { kind: 'update', before: 'authenticated', after: 'open', changed: ['submission'] }, PUBLISH],
     ['change an open form', { kind: 'update', before: 'open', after: 'open', changed: ['help_text'] }, PUBLISH],
     ['take a form off the public', { kind: 'update', before: 'open', after: 'authenticated', changed: ['submission'] }, FORMS],
-    ['take a form off the public and rename it', { kind: 'update', before: 'open', after: 'authenticated', changed: ['submission', 'name'] }, PUBLISH],
+    [
+      'take a form off the public and rename it',
+      { kind: 'update', before: 'open', after: 'authenticated', changed: ['submission', 'name'] },
+      PUBLISH,
+    ],
     ['send an open form unchanged', { kind: 'update', before: 'open', after: 'open', changed: [] }, FORMS],
     ['retire any form', { kind: 'retire' }, FORMS],
     ['reorder without moving an open form', { kind: 'order', movesOpenForm: false }, FORMS],
@@ -30,17 +34,33 @@ describe('rank: a reorder rewrites only the forms that move', () => {
   const d = rankAfter([a, b, c]);
 
   it('keeps every key when the order is unchanged', () => {
-    expect(rerank([{ id: 'a', rank: a }, { id: 'b', rank: b }, { id: 'c', rank: c }]).size).toBe(0);
+    expect(
+      rerank([
+        { id: 'a', rank: a },
+        { id: 'b', rank: b },
+        { id: 'c', rank: c },
+      ]).size,
+    ).toBe(0);
   });
 
   it('moves one item to the front with one new key that sorts first', () => {
-    const changed = rerank([{ id: 'd', rank: d }, { id: 'a', rank: a }, { id: 'b', rank: b }, { id: 'c', rank: c }]);
+    const changed = rerank([
+      { id: 'd', rank: d },
+      { id: 'a', rank: a },
+      { id: 'b', rank: b },
+      { id: 'c', rank: c },
+    ]);
     expect([...changed.keys()]).toEqual(['d']);
     expect(changed.get('d')! < a).toBe(true);
   });
 
   it('gives any order keys that sort in that order', () => {
-    const order = [{ id: 'c', rank: c }, { id: 'a', rank: a }, { id: 'd', rank: d }, { id: 'b', rank: b }];
+    const order = [
+      { id: 'c', rank: c },
+      { id: 'a', rank: a },
+      { id: 'd', rank: d },
+      { id: 'b', rank: b },
+    ];
     const changed = rerank(order);
     const ranks = order.map((item) => changed.get(item.id) ?? item.rank);
     expect([...ranks].sort()).toEqual(ranks);

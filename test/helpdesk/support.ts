@@ -7,7 +7,9 @@ export type Tokens = Record<Persona, string> & { piaRead: string; adaRead: strin
 
 /** One write token per persona (named after the persona's agent), plus read tokens. */
 export async function tokensFor(service: TestService): Promise<Tokens> {
-  const entries = await Promise.all(PERSONAS.map(async (p) => [p, await service.token(`${p}@example.com`, 'write', `${p}'s agent`)] as const));
+  const entries = await Promise.all(
+    PERSONAS.map(async (p) => [p, await service.token(`${p}@example.com`, 'write', `${p}'s agent`)] as const),
+  );
   return {
     ...(Object.fromEntries(entries) as Record<Persona, string>),
     piaRead: await service.token('pia@example.com', 'read', "pia's reader"),
@@ -23,7 +25,8 @@ export function formsApi(service: TestService, project = 'HELP') {
     list: (token: string, query = '') => service.request('GET', `${base}${query}`, { token }),
     get: (token: string, form: string) => service.request('GET', `${base}/${encodeURIComponent(form)}`, { token }),
     create: (token: string, body: unknown) => service.request('POST', base, { token, body }),
-    update: (token: string, form: string, body: unknown) => service.request('PATCH', `${base}/${encodeURIComponent(form)}`, { token, body }),
+    update: (token: string, form: string, body: unknown) =>
+      service.request('PATCH', `${base}/${encodeURIComponent(form)}`, { token, body }),
     order: (token: string, order: unknown) => service.request('POST', `${base}/order`, { token, body: { order } }),
     retire: (token: string, form: string) => service.request('DELETE', `${base}/${encodeURIComponent(form)}`, { token }),
   };

@@ -62,7 +62,9 @@ describe('4.2 POST /tickets request_type: an active form of a helpdesk project, 
   });
 
   it('does not take another helpdesk project’s form', async () => {
-    expect((await formsApi(service, 'DESK').create(t.pia, { key: 'desk-only', name: 'Desk only', ticket_type: 'Question' })).status).toBe(201);
+    expect((await formsApi(service, 'DESK').create(t.pia, { key: 'desk-only', name: 'Desk only', ticket_type: 'Question' })).status).toBe(
+      201,
+    );
     expect((await create({ project: 'HELP', summary: 'Wrong desk', request_type: 'desk-only' })).status).toBe(422);
   });
 

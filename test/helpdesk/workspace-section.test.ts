@@ -52,7 +52,10 @@ describe('workspace file `projects[].request_types`: applied idempotently', () =
   });
 
   it('updates a listed form in place, and a rename reaches the tickets raised through it', async () => {
-    const ticket = await service.request('POST', '/api/v1/tickets', { token: t.abe, body: { project: 'HELP', summary: 'Raised', request_type: 'get-help' } });
+    const ticket = await service.request('POST', '/api/v1/tickets', {
+      token: t.abe,
+      body: { project: 'HELP', summary: 'Raised', request_type: 'get-help' },
+    });
     expect(ticket.status, ticket.text).toBe(201);
     const id = (await formsApi(service).get(t.vic, 'get-help')).body.id;
     const file = fixture();
@@ -102,11 +105,15 @@ describe('workspace file `projects[].request_types`: mistakes are named by their
     expect(await refusal((f) => helpForms(f).push({ key: 'GET-HELP', name: 'Again', ticket_type: 'Question' }))).toMatch(
       /^projects\[0\]\.request_types\[2\]\.key: request type "GET-HELP" is declared twice/,
     );
-    expect(await refusal((f) => helpForms(f).push({ key: 'again', name: 'get help', ticket_type: 'Question' }))).toMatch(/^projects\[0\]\.request_types\[2\]\.name: /);
+    expect(await refusal((f) => helpForms(f).push({ key: 'again', name: 'get help', ticket_type: 'Question' }))).toMatch(
+      /^projects\[0\]\.request_types\[2\]\.name: /,
+    );
   });
 
   it('refuses an unknown ticket type, an unknown field and an optional summary', async () => {
-    expect(await refusal((f) => (helpForms(f)[0]!.ticket_type = 'Bug'))).toMatch(/^projects\[0\]\.request_types\[0\]\.ticket_type: no ticket type "Bug"/);
+    expect(await refusal((f) => (helpForms(f)[0]!.ticket_type = 'Bug'))).toMatch(
+      /^projects\[0\]\.request_types\[0\]\.ticket_type: no ticket type "Bug"/,
+    );
     expect(await refusal((f) => (helpForms(f)[1]!.fields = [{ field: 'colour' }]))).toMatch(
       /^projects\[0\]\.request_types\[1\]\.fields\[0\]\.field: no field "colour"; fields are "summary", "description", "priority", "impact", "asset_tag"/,
     );

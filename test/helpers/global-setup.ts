@@ -51,10 +51,10 @@ export default async function setup(project: TestProject) {
     project.provide('poolerUrl', process.env.ATRIUM_TEST_POOLER_URL ?? '');
     project.provide('pgliteTemplate', '');
     return async () => {
-      const leftovers = await admin.query<{ datname: string }>(
-        `select datname from pg_database where datname like $1 or datname = $2`,
-        [`${template}_%`, template],
-      );
+      const leftovers = await admin.query<{ datname: string }>(`select datname from pg_database where datname like $1 or datname = $2`, [
+        `${template}_%`,
+        template,
+      ]);
       for (const { datname } of leftovers.rows) await admin.query(`drop database if exists ${datname} with (force)`);
       await admin.end();
     };

@@ -43,38 +43,50 @@ const SHAPES: { name: string; body: string; text: (body: string) => string }[] =
 
 describe('8 a page body of 1,000,000 characters of any shape is stored, and its words read back', () => {
   for (const { name, body, text } of SHAPES) {
-    it(`${name}: created, read back whole with its words (REST)`, async () => {
-      expect(body.length).toBe(MAX);
-      const created = await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: `Large ${name}`, body });
-      expect(created.status, created.text.slice(0, 300)).toBe(201);
-      const expected = text(body);
-      expect(created.body.text === expected).toBe(true);
-      const read = await call(t.vic, 'GET', `/spaces/ENG/pages/${created.body.slug}`);
-      expect(read.status).toBe(200);
-      expect(read.body.body.text === body).toBe(true);
-      expect(read.body.text === expected).toBe(true);
-    }, SLOW);
+    it(
+      `${name}: created, read back whole with its words (REST)`,
+      async () => {
+        expect(body.length).toBe(MAX);
+        const created = await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: `Large ${name}`, body });
+        expect(created.status, created.text.slice(0, 300)).toBe(201);
+        const expected = text(body);
+        expect(created.body.text === expected).toBe(true);
+        const read = await call(t.vic, 'GET', `/spaces/ENG/pages/${created.body.slug}`);
+        expect(read.status).toBe(200);
+        expect(read.body.body.text === body).toBe(true);
+        expect(read.body.text === expected).toBe(true);
+      },
+      SLOW,
+    );
   }
 
-  it('quotes nested a million deep: stored, read back, their words kept (MCP)', async () => {
-    const body = `${'>'.repeat(MAX - 2)} a`;
-    const made = await callTool(service, t.dev1, 'create_page', { space: 'ENG', title: 'Deep quotes', body });
-    expect(made.isError, made.content[0]!.text.slice(0, 300)).toBe(false);
-    const page = await callTool(service, t.vic, 'get_page', { space: 'ENG', page: 'deep-quotes' });
-    expect(page.structuredContent.body.text === body).toBe(true);
-    // below the deepest quote a reader follows, the markers stay as text: the words are all there
-    expect(page.structuredContent.text.replace(/>/g, '').trim()).toBe('a');
-  }, SLOW);
+  it(
+    'quotes nested a million deep: stored, read back, their words kept (MCP)',
+    async () => {
+      const body = `${'>'.repeat(MAX - 2)} a`;
+      const made = await callTool(service, t.dev1, 'create_page', { space: 'ENG', title: 'Deep quotes', body });
+      expect(made.isError, made.content[0]!.text.slice(0, 300)).toBe(false);
+      const page = await callTool(service, t.vic, 'get_page', { space: 'ENG', page: 'deep-quotes' });
+      expect(page.structuredContent.body.text === body).toBe(true);
+      // below the deepest quote a reader follows, the markers stay as text: the words are all there
+      expect(page.structuredContent.text.replace(/>/g, '').trim()).toBe('a');
+    },
+    SLOW,
+  );
 
-  it('replaces a large body by another, and the words follow the new body', async () => {
-    const first = filled('- item\n');
-    const created = await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'Replaced words', body: first });
-    expect(created.status).toBe(201);
-    const body = `# Heading\n\n${filled('word ', MAX - 11)}`;
-    const changed = await call(t.dev1, 'PATCH', '/spaces/ENG/pages/replaced-words', { body, version: 1 });
-    expect(changed.status).toBe(200);
-    const read = await call(t.vic, 'GET', '/spaces/ENG/pages/replaced-words');
-    expect(read.body.version).toBe(2);
-    expect(read.body.text === `Heading\n${filled('word ', MAX - 11).trimEnd()}`).toBe(true);
-  }, SLOW);
+  it(
+    'replaces a large body by another, and the words follow the new body',
+    async () => {
+      const first = filled('- item\n');
+      const created = await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'Replaced words', body: first });
+      expect(created.status).toBe(201);
+      const body = `# Heading\n\n${filled('word ', MAX - 11)}`;
+      const changed = await call(t.dev1, 'PATCH', '/spaces/ENG/pages/replaced-words', { body, version: 1 });
+      expect(changed.status).toBe(200);
+      const read = await call(t.vic, 'GET', '/spaces/ENG/pages/replaced-words');
+      expect(read.body.version).toBe(2);
+      expect(read.body.text === `Heading\n${filled('word ', MAX - 11).trimEnd()}`).toBe(true);
+    },
+    SLOW,
+  );
 });

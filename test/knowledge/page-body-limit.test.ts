@@ -15,8 +15,7 @@ const SLOW = 120_000;
 /** JSON as an encoder that writes ASCII only sends it (Python's default): every other UTF-16 unit as `\uXXXX`. */
 const asciiJson = (value: unknown) =>
   JSON.stringify(value).replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-const repeatTo = (units: readonly string[], count: number) =>
-  Array.from({ length: count }, (_, i) => units[i % units.length]).join('');
+const repeatTo = (units: readonly string[], count: number) => Array.from({ length: count }, (_, i) => units[i % units.length]).join('');
 
 let service: TestService;
 let t: KnowledgeTokens;
@@ -35,39 +34,51 @@ const toolCall = (name: string, args: Record<string, unknown>) => request('tools
 const mcp = (text: string) => postMcp(service, text, { token: t.dev1, headers: json });
 
 describe('8 a page body holds up to 1,000,000 characters, and no request holding one is refused for its size', () => {
-  it('creates a page with the longest title, body and message, all 4-byte characters sent escaped (REST)', async () => {
-    const body = FACE.repeat(MAX);
-    const text = asciiJson({ title: FACE.repeat(255), body, message: FACE.repeat(500) });
-    expect(Buffer.byteLength(text)).toBeGreaterThan(12_000_000);
-    const created = await rest('POST', '/spaces/ENG/pages', text);
-    expect(created.status, created.text.slice(0, 300)).toBe(201);
-    expect(created.body.body.text === body).toBe(true);
-  }, SLOW);
+  it(
+    'creates a page with the longest title, body and message, all 4-byte characters sent escaped (REST)',
+    async () => {
+      const body = FACE.repeat(MAX);
+      const text = asciiJson({ title: FACE.repeat(255), body, message: FACE.repeat(500) });
+      expect(Buffer.byteLength(text)).toBeGreaterThan(12_000_000);
+      const created = await rest('POST', '/spaces/ENG/pages', text);
+      expect(created.status, created.text.slice(0, 300)).toBe(201);
+      expect(created.body.body.text === body).toBe(true);
+    },
+    SLOW,
+  );
 
-  it('replaces a body with the longest one of characters JSON must escape and others, sent escaped (MCP)', async () => {
-    const body = repeatTo(MIXED, MAX);
-    const sent = asciiJson(toolCall('update_page', { space: 'ENG', page: 'setup', body, message: FACE.repeat(500) }));
-    expect(Buffer.byteLength(sent)).toBeGreaterThan(5 * MIB);
-    const answer = await mcp(sent);
-    expect(answer.status).toBe(200);
-    expect(answer.body.result.isError).toBe(false);
-    const page = await call(t.dev1, 'GET', '/spaces/ENG/pages/setup');
-    expect(page.body.body.text === body).toBe(true);
-  }, SLOW);
+  it(
+    'replaces a body with the longest one of characters JSON must escape and others, sent escaped (MCP)',
+    async () => {
+      const body = repeatTo(MIXED, MAX);
+      const sent = asciiJson(toolCall('update_page', { space: 'ENG', page: 'setup', body, message: FACE.repeat(500) }));
+      expect(Buffer.byteLength(sent)).toBeGreaterThan(5 * MIB);
+      const answer = await mcp(sent);
+      expect(answer.status).toBe(200);
+      expect(answer.body.result.isError).toBe(false);
+      const page = await call(t.dev1, 'GET', '/spaces/ENG/pages/setup');
+      expect(page.body.body.text === body).toBe(true);
+    },
+    SLOW,
+  );
 
-  it('refuses one character more with 422 on /body, through REST and MCP, changing nothing', async () => {
-    const before = await call(t.dev1, 'GET', '/spaces/ENG/pages/deploy');
-    const refused = await rest('PATCH', '/spaces/ENG/pages/deploy', asciiJson({ body: FACE.repeat(MAX + 1) }));
-    expect(refused.status).toBe(422);
-    const tooLong = `/body: must NOT have more than ${MAX} characters`;
-    expect(refused.body.error).toEqual({ code: 'invalid', message: tooLong });
-    const longer = repeatTo(MIXED, MAX + 1);
-    const tool = await mcp(asciiJson(toolCall('create_page', { space: 'ENG', title: 'One too many', body: longer })));
-    expect(tool.body.result.isError).toBe(true);
-    expect(tool.body.result.content[0].text).toContain(tooLong);
-    expect((await call(t.dev1, 'GET', '/spaces/ENG/pages/deploy')).body.version).toBe(before.body.version);
-    expect((await call(t.dev1, 'GET', '/spaces/ENG/pages/one-too-many')).status).toBe(404);
-  }, SLOW);
+  it(
+    'refuses one character more with 422 on /body, through REST and MCP, changing nothing',
+    async () => {
+      const before = await call(t.dev1, 'GET', '/spaces/ENG/pages/deploy');
+      const refused = await rest('PATCH', '/spaces/ENG/pages/deploy', asciiJson({ body: FACE.repeat(MAX + 1) }));
+      expect(refused.status).toBe(422);
+      const tooLong = `/body: must NOT have more than ${MAX} characters`;
+      expect(refused.body.error).toEqual({ code: 'invalid', message: tooLong });
+      const longer = repeatTo(MIXED, MAX + 1);
+      const tool = await mcp(asciiJson(toolCall('create_page', { space: 'ENG', title: 'One too many', body: longer })));
+      expect(tool.body.result.isError).toBe(true);
+      expect(tool.body.result.content[0].text).toContain(tooLong);
+      expect((await call(t.dev1, 'GET', '/spaces/ENG/pages/deploy')).body.version).toBe(before.body.version);
+      expect((await call(t.dev1, 'GET', '/spaces/ENG/pages/one-too-many')).status).toBe(404);
+    },
+    SLOW,
+  );
 
   it('refuses a request larger than any page write with 413 in the spec’s error shape, REST and MCP', async () => {
     const huge = { title: 'Huge', body: 'a'.repeat(12 * MIB) };

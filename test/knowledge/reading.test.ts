@@ -18,7 +18,16 @@ describe('4.5 spaces: a space the member may not read does not exist for it', ()
   it('lists what each member may read, with can_edit and can_manage', async () => {
     const lee = await call(t.lee, 'GET', '/spaces');
     expect(keys(lee)).toEqual(['DOCS', 'ENG', 'HANDBOOK']);
-    expect(lee.body.spaces.find((s: { key: string }) => s.key === 'ENG')).toEqual({ key: 'ENG', name: 'Engineering', kind: 'global', project: 'CORE', source: 'native', home_page: 'welcome', can_edit: true, can_manage: true });
+    expect(lee.body.spaces.find((s: { key: string }) => s.key === 'ENG')).toEqual({
+      key: 'ENG',
+      name: 'Engineering',
+      kind: 'global',
+      project: 'CORE',
+      source: 'native',
+      home_page: 'welcome',
+      can_edit: true,
+      can_manage: true,
+    });
     expect(keys(await call(t.dev1, 'GET', '/spaces'))).toEqual(['DEV1', 'DOCS', 'ENG', 'HANDBOOK']);
     expect(keys(await call(t.olga, 'GET', '/spaces'))).toEqual(['DOCS', 'HANDBOOK']);
     const vicEng = (await call(t.vic, 'GET', '/spaces')).body.spaces.find((s: { key: string }) => s.key === 'ENG');
@@ -103,13 +112,18 @@ describe('2.7 page: by slug or id, body as stored, its words, path, labels, back
 
 describe('2.7 restrictions reach down: a page under a view restriction is hidden with it, and so are its links', () => {
   it('answers 404 to Vic for a page under Salary bands and leaves it out of the backlinks Vic reads; Lee sees both', async () => {
-    const created = await call(t.lee, 'POST', '/spaces/ENG/pages', { title: 'Salary review', parent: 'salaries', body: 'Budget after [[Setting up]].' });
+    const created = await call(t.lee, 'POST', '/spaces/ENG/pages', {
+      title: 'Salary review',
+      parent: 'salaries',
+      body: 'Budget after [[Setting up]].',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect((await call(t.vic, 'GET', '/spaces/ENG/pages/salary-review')).status).toBe(404);
     expect((await call(t.vic, 'GET', `/spaces/ENG/pages/${created.body.id}`)).status).toBe(404);
     const forLee = await call(t.lee, 'GET', '/spaces/ENG/pages/salary-review');
     expect(forLee.body).toMatchObject({ parent: 'salaries', path: ['Salary bands'] });
-    const backlinks = async (token: string) => (await call(token, 'GET', '/spaces/ENG/pages/setup')).body.backlinks.map((b: { slug: string }) => b.slug);
+    const backlinks = async (token: string) =>
+      (await call(token, 'GET', '/spaces/ENG/pages/setup')).body.backlinks.map((b: { slug: string }) => b.slug);
     expect(await backlinks(t.vic)).toEqual(['welcome']);
     expect(await backlinks(t.lee)).toEqual(['salary-review', 'welcome']);
   });

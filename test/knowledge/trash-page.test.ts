@@ -20,7 +20,11 @@ afterAll(async () => {
   await service?.close();
 }, 60_000);
 
-const api = (method: string, path: string, json?: unknown) => send(service, method, `/api/v1/knowledge${path}`, { headers: { authorization: `Bearer ${lee}` }, ...(json === undefined ? {} : { json }) });
+const api = (method: string, path: string, json?: unknown) =>
+  send(service, method, `/api/v1/knowledge${path}`, {
+    headers: { authorization: `Bearer ${lee}` },
+    ...(json === undefined ? {} : { json }),
+  });
 const treeSlugs = async () => (await api('GET', '/spaces/ENG/tree')).json.pages.map((p: { slug: string }) => p.slug);
 
 describe('3.5 the trash: those who manage a space restore deleted pages from it in the browser', () => {

@@ -49,11 +49,19 @@ describe('workspace file `spaces`: spaces upserted by key, grants following the 
 
 describe('workspace file `spaces`: a mistake names its place and changes nothing', () => {
   it.each([
-    ['a space twice', (f: File) => f.spaces.push({ ...f.spaces[1]!, key: 'handbook' }), 'spaces[4].key: space "handbook" is declared twice (also spaces[1])'],
+    [
+      'a space twice',
+      (f: File) => f.spaces.push({ ...f.spaces[1]!, key: 'handbook' }),
+      'spaces[4].key: space "handbook" is declared twice (also spaces[1])',
+    ],
     ['an unknown project', (f: File) => (f.spaces[0]!.project = 'NOPE'), 'spaces[0].project: no project "NOPE"'],
     ['a personal space without owner', (f: File) => delete f.spaces[3]!.owner, 'spaces[3].owner: a personal space needs its owner'],
     ['an unknown group', (f: File) => (f.spaces[1]!.edit = { groups: ['Nobody'] }), 'spaces[1].edit.groups[0]: no group "Nobody"'],
-    ['a parent listed later', (f: File) => (f.spaces[0]!.pages[1]!.parent = 'setup'), 'spaces[0].pages[1].parent: no page "setup" listed before it'],
+    [
+      'a parent listed later',
+      (f: File) => (f.spaces[0]!.pages[1]!.parent = 'setup'),
+      'spaces[0].pages[1].parent: no page "setup" listed before it',
+    ],
     ['a folder with a body', (f: File) => (f.spaces[0]!.pages[1]!.body = 'x'), 'spaces[0].pages[1].body: a folder has no body'],
   ])('%s', async (_name, change, message) => {
     expect(await refusal(change)).toBe(message);

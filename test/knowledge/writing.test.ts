@@ -12,14 +12,37 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const tree = async (token: string, space = 'ENG') => (await call(token, 'GET', `/spaces/${space}/tree`)).body.pages.map((p: { slug: string; depth: number }) => `${'  '.repeat(p.depth)}${p.slug}`);
-const versions = (pageId: string) => service.db.selectFrom('page_versions').select(['version', 'title', 'body_format', 'body_text', 'message']).where('page_id', '=', pageId).orderBy('version').execute();
+const tree = async (token: string, space = 'ENG') =>
+  (await call(token, 'GET', `/spaces/${space}/tree`)).body.pages.map(
+    (p: { slug: string; depth: number }) => `${'  '.repeat(p.depth)}${p.slug}`,
+  );
+const versions = (pageId: string) =>
+  service.db
+    .selectFrom('page_versions')
+    .select(['version', 'title', 'body_format', 'body_text', 'message'])
+    .where('page_id', '=', pageId)
+    .orderBy('version')
+    .execute();
 
 describe('4.5 create: a page, folder or blog post under a parent, its slug from the title, version 1', () => {
   it('creates under a parent by slug, at the end, with a unique stable slug', async () => {
-    const made = await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'Deploying', body: 'Second page of that name.', parent: 'guides', message: 'First draft' });
+    const made = await call(t.dev1, 'POST', '/spaces/ENG/pages', {
+      title: 'Deploying',
+      body: 'Second page of that name.',
+      parent: 'guides',
+      message: 'First draft',
+    });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ slug: 'deploying', title: 'Deploying', version: 1, status: 'current', parent: 'guides', path: ['Guides'], author: { name: 'Dev One' }, editor: { name: 'Dev One' } });
+    expect(made.body).toMatchObject({
+      slug: 'deploying',
+      title: 'Deploying',
+      version: 1,
+      status: 'current',
+      parent: 'guides',
+      path: ['Guides'],
+      author: { name: 'Dev One' },
+      editor: { name: 'Dev One' },
+    });
     const again = await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'Deploying', parent: 'guides' });
     expect(again.body.slug).toBe('deploying-2');
     expect((await tree(t.dev1)).slice(2, 6)).toEqual(['  setup', '  deploy', '  deploying', '  deploying-2']);
@@ -28,9 +51,15 @@ describe('4.5 create: a page, folder or blog post under a parent, its slug from 
 
   it('refuses a folder with a body, a blog post with a parent, and an unknown parent (422, nothing made)', async () => {
     const before = await tree(t.lee);
-    expect((await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'F', kind: 'folder', body: 'x' })).body.error.message).toBe('/body: a folder has no body');
-    expect((await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'B', kind: 'blog_post', parent: 'guides' })).body.error.message).toBe('/parent: a blog post has no place in the tree');
-    expect((await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'P', parent: 'nowhere' })).body.error.message).toBe('/parent: no page "nowhere" in space ENG');
+    expect((await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'F', kind: 'folder', body: 'x' })).body.error.message).toBe(
+      '/body: a folder has no body',
+    );
+    expect((await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'B', kind: 'blog_post', parent: 'guides' })).body.error.message).toBe(
+      '/parent: a blog post has no place in the tree',
+    );
+    expect((await call(t.dev1, 'POST', '/spaces/ENG/pages', { title: 'P', parent: 'nowhere' })).body.error.message).toBe(
+      '/parent: no page "nowhere" in space ENG',
+    );
     expect(await tree(t.lee)).toEqual(before);
   });
 
@@ -45,7 +74,9 @@ describe('4.5 create: a page, folder or blog post under a parent, its slug from 
     const published = await call(t.dev1, 'PATCH', '/spaces/ENG/pages/private-thoughts', { draft: false });
     expect(published.body).toMatchObject({ status: 'current', version: 2 });
     expect((await call(t.vic, 'GET', '/spaces/ENG/pages/private-thoughts')).status).toBe(200);
-    expect((await call(t.dev1, 'PATCH', '/spaces/ENG/pages/private-thoughts', { draft: true })).body.error.message).toBe('/draft: a published page cannot go back to being a draft');
+    expect((await call(t.dev1, 'PATCH', '/spaces/ENG/pages/private-thoughts', { draft: true })).body.error.message).toBe(
+      '/draft: a published page cannot go back to being a draft',
+    );
   });
 });
 
@@ -72,8 +103,17 @@ describe('4.5 permissions: write access to the space and the page’s edit restr
 describe('4.5 update: every change a new version; a body replaces the body with Markdown; `version` guards against lost updates', () => {
   it('replaces an imported body with Markdown, keeping the original in the previous version', async () => {
     const page = await call(t.lee, 'GET', '/spaces/ENG/pages/legacy-import');
-    const changed = await call(t.lee, 'PATCH', '/spaces/ENG/pages/legacy-import', { body: '# Rewritten', version: page.body.version, message: 'Converted' });
-    expect(changed.body).toMatchObject({ version: 2, body: { format: 'markdown', text: '# Rewritten' }, text: 'Rewritten', editor: { name: 'Lee Lead' } });
+    const changed = await call(t.lee, 'PATCH', '/spaces/ENG/pages/legacy-import', {
+      body: '# Rewritten',
+      version: page.body.version,
+      message: 'Converted',
+    });
+    expect(changed.body).toMatchObject({
+      version: 2,
+      body: { format: 'markdown', text: '# Rewritten' },
+      text: 'Rewritten',
+      editor: { name: 'Lee Lead' },
+    });
     const [first, second] = await versions(page.body.id);
     expect(first).toMatchObject({ version: 1, body_format: 'imported_storage' });
     expect(second).toMatchObject({ version: 2, body_format: 'markdown', message: 'Converted' });
@@ -81,10 +121,15 @@ describe('4.5 update: every change a new version; a body replaces the body with 
 
   it('refuses a save of a version someone saved since with 409 stale, changing nothing', async () => {
     const page = await call(t.dev1, 'GET', '/spaces/ENG/pages/setup');
-    expect((await call(t.dev1, 'PATCH', '/spaces/ENG/pages/setup', { title: 'Setting up (new)', version: page.body.version })).status).toBe(200);
+    expect((await call(t.dev1, 'PATCH', '/spaces/ENG/pages/setup', { title: 'Setting up (new)', version: page.body.version })).status).toBe(
+      200,
+    );
     const stale = await call(t.lee, 'PATCH', '/spaces/ENG/pages/setup', { body: 'Lost?', version: page.body.version });
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toEqual({ code: 'stale', message: `Page setup was saved since version ${page.body.version}: it is at version ${page.body.version + 1}; read it again and redo the change` });
+    expect(stale.body.error).toEqual({
+      code: 'stale',
+      message: `Page setup was saved since version ${page.body.version}: it is at version ${page.body.version + 1}; read it again and redo the change`,
+    });
     expect((await call(t.lee, 'GET', '/spaces/ENG/pages/setup')).body.body.text).not.toBe('Lost?');
   });
 
@@ -96,7 +141,10 @@ describe('4.5 update: every change a new version; a body replaces the body with 
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const winner = answers.find((a) => a.status === 200)!;
-    expect((await call(t.lee, 'GET', '/spaces/ENG/pages/deploy')).body).toMatchObject({ version: page.body.version + 1, body: { text: winner.body.body.text } });
+    expect((await call(t.lee, 'GET', '/spaces/ENG/pages/deploy')).body).toMatchObject({
+      version: page.body.version + 1,
+      body: { text: winner.body.body.text },
+    });
   });
 });
 
@@ -161,8 +209,15 @@ describe('4.8 the knowledge tools: the same answers and errors; archive_page alo
     expect(stale.isError).toBe(true);
     expect(stale.content[0]!.text).toContain('was saved since version 99');
     const { postMcp, request } = await import('../mcp/mcp-client.ts');
-    const tools = (await postMcp(service, request('tools/list'), { token: t.dev1 })).body.result.tools as { name: string; annotations: Record<string, boolean> }[];
-    const mine = tools.filter((x) => ['list_spaces', 'get_page_tree', 'get_page', 'search_pages', 'create_page', 'update_page', 'move_page', 'archive_page'].includes(x.name));
+    const tools = (await postMcp(service, request('tools/list'), { token: t.dev1 })).body.result.tools as {
+      name: string;
+      annotations: Record<string, boolean>;
+    }[];
+    const mine = tools.filter((x) =>
+      ['list_spaces', 'get_page_tree', 'get_page', 'search_pages', 'create_page', 'update_page', 'move_page', 'archive_page'].includes(
+        x.name,
+      ),
+    );
     expect(mine).toHaveLength(8);
     for (const tool of mine) expect(tool.annotations.destructiveHint, tool.name).toBe(tool.name === 'archive_page');
   });

@@ -46,7 +46,10 @@ describe('tools/list is context a model pays for on every connection: under 60 K
     const readToken = await service.token('ada@example.com', 'read');
     const sizes: string[] = [];
     for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) {
-      for (const [access, token] of [['write', writeToken], ['read', readToken]] as const) {
+      for (const [access, token] of [
+        ['write', writeToken],
+        ['read', readToken],
+      ] as const) {
         const reply = await postMcp(service, request('tools/list'), { token, version });
         expect(reply.status).toBe(200);
         const bytes = Buffer.byteLength(reply.text);

@@ -54,7 +54,13 @@ export const fixtureOperations = [
     response: Echo,
     // -1 would show a default the validator failed to apply. The handler answers more than its
     // schema: both doors drop the extra field alike.
-    handler: async (_ctx, input) => ({ project: input.key, limit: input.limit ?? -1, text: input.text, flag: input.flag ?? false, secret: 'not in the schema' }),
+    handler: async (_ctx, input) => ({
+      project: input.key,
+      limit: input.limit ?? -1,
+      text: input.text,
+      flag: input.flag ?? false,
+      secret: 'not in the schema',
+    }),
   }),
   defineOperation({
     name: 'fixture_boom',

@@ -4,7 +4,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Reply, TestService } from '../helpers/service.ts';
 
 /** The official SDK client over Streamable HTTP with a bearer token, as an agent connects. */
-export async function connectClient(service: TestService, token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectClient(
+  service: TestService,
+  token: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'atrium-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },

@@ -63,7 +63,8 @@ type Access = 'read' | 'write';
 const tokenOf = (where: World, access: Access) => (access === 'read' ? where.readToken : where.token);
 
 const viaMcp = async (where: World, entry: ToolEntry, sample: Sample, access: Access = 'write') =>
-  (await postMcp(where.service, request('tools/call', { name: entry.name, arguments: sample.args }), { token: tokenOf(where, access) })).body.result;
+  (await postMcp(where.service, request('tools/call', { name: entry.name, arguments: sample.args }), { token: tokenOf(where, access) }))
+    .body.result;
 
 /** The one deliberate difference (ADR 0019): a 422 about a renamed path parameter names the tool's argument. */
 function toolSentence(entry: ToolEntry, message: string): string {

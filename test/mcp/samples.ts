@@ -89,8 +89,13 @@ export const SAMPLES: Record<string, Sample[]> = {
 export const samplesFor = (tool: string): Sample[] => SAMPLES[tool] ?? [{ args: {} }];
 
 /** Creates CORE-1 through REST when the tickets module has landed, so ticket samples have one. */
-export async function arrangeTicket(request: (method: string, path: string, options: { token: string; body: unknown }) => Promise<{ status: number; body: any }>, token: string, hasTickets: boolean): Promise<void> {
+export async function arrangeTicket(
+  request: (method: string, path: string, options: { token: string; body: unknown }) => Promise<{ status: number; body: any }>,
+  token: string,
+  hasTickets: boolean,
+): Promise<void> {
   if (!hasTickets) return;
   const reply = await request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'Arranged ticket' } });
-  if (reply.status !== 201 || reply.body.key !== 'CORE-1') throw new Error(`arranging CORE-1 failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  if (reply.status !== 201 || reply.body.key !== 'CORE-1')
+    throw new Error(`arranging CORE-1 failed: ${reply.status} ${JSON.stringify(reply.body)}`);
 }

@@ -135,9 +135,13 @@ describe('MCP Inspector CLI lists the tools and calls one', () => {
   // As the README tells a user to run it: the bearer token given with --header.
   const cli = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js', import.meta.url));
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, [cli, '--cli', `${service.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${writeToken}`, ...args], {
-      timeout: 60_000,
-    });
+    promisify(execFile)(
+      process.execPath,
+      [cli, '--cli', `${service.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${writeToken}`, ...args],
+      {
+        timeout: 60_000,
+      },
+    );
 
   it('tools/list', async () => {
     const { stdout } = await run(['--method', 'tools/list']);

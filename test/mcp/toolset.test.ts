@@ -15,7 +15,11 @@ let tokens: Record<'adaWrite' | 'adaRead' | 'leeWrite', string>;
 
 beforeAll(async () => {
   service = await startTestService();
-  app = await buildApp({ config: { publicUrl: service.publicUrl, logLevel: 'silent' }, database: service.database, registry: fixtureRegistry });
+  app = await buildApp({
+    config: { publicUrl: service.publicUrl, logLevel: 'silent' },
+    database: service.database,
+    registry: fixtureRegistry,
+  });
   await app.ready();
   tokens = {
     adaWrite: await service.token('ada@example.com', 'write'),
@@ -72,9 +76,24 @@ describe('tools: inputSchema is the path, query and body parameters merged, path
   it('marks annotations from the operation: read, destructive, idempotent, never open-world', async () => {
     const tools = (await mcp(tokens.adaWrite, request('tools/list'))).result.tools;
     const annotations = (name: string) => tools.find((tool: { name: string }) => tool.name === name).annotations;
-    expect(annotations('fixture_crm_read')).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(annotations('fixture_destroy')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
-    expect(annotations('fixture_echo')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(annotations('fixture_crm_read')).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(annotations('fixture_destroy')).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    expect(annotations('fixture_echo')).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 });
 
@@ -84,7 +103,9 @@ describe('tools/call: an argument the tool does not take is refused, naming the 
     expect(created.status).toBe(201);
     const result = await call(tokens.adaWrite, 'log_work', { key: created.body.key, time_spent: '1h', comment: 'done' });
     expect(result).toEqual({
-      content: [{ type: 'text', text: 'log_work takes no argument "comment"; it takes key, time_spent, time_spent_seconds, started_at, body.' }],
+      content: [
+        { type: 'text', text: 'log_work takes no argument "comment"; it takes key, time_spent, time_spent_seconds, started_at, body.' },
+      ],
       isError: true,
     });
     const after = await rest(tokens.adaWrite, 'GET', `/tickets/${created.body.key}`);

@@ -293,18 +293,26 @@ describe('a request is exactly a JSON-RPC 2.0 request, else -32600 (spec 4.8; th
     const message = request('tools/call', { name: 'whoami', arguments: {}, _meta: { progressToken: 'p-1' } });
     const reply = await post(message);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: message.id, result: { isError: false, structuredContent: { user: { name: 'Lee Lead' } } } });
+    expect(reply.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: { isError: false, structuredContent: { user: { name: 'Lee Lead' } } },
+    });
   });
 });
 
 // The token's check of a principal the process holds waits for the body: a read tool's statement
 // carries it (auth/bearer.ts, DeferredTokenCheck), any other message settles it before its answer.
 describe('HTTP level: a token revoked while the process holds its principal is refused at once, whatever the body (spec 4.8, 5.5)', () => {
-  const invalid = 'Bearer realm="atrium", error="invalid_token", resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"';
+  const invalid =
+    'Bearer realm="atrium", error="invalid_token", resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp"';
   let key: string;
 
   beforeAll(async () => {
-    const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'Read over MCP with its check' } });
+    const created = await service.request('POST', '/api/v1/tickets', {
+      token,
+      body: { project: 'CORE', summary: 'Read over MCP with its check' },
+    });
     expect(created.status).toBe(201);
     key = created.body.key;
   });
@@ -314,8 +322,16 @@ describe('HTTP level: a token revoked while the process holds its principal is r
   const bodies: [string, () => unknown, number][] = [
     ['a read tool (the check rides in its statement)', () => request('tools/call', { name: 'get_ticket', arguments: { key } }), 200],
     ['a read tool on a missing ticket', () => request('tools/call', { name: 'get_ticket', arguments: { key: 'CORE-99999' } }), 200],
-    ['a change whose first read carries the check', () => request('tools/call', { name: 'add_comment', arguments: { key, body: 'Checked first' } }), 200],
-    ['a change checked before it runs', () => request('tools/call', { name: 'update_ticket', arguments: { key, summary: 'Checked first' } }), 200],
+    [
+      'a change whose first read carries the check',
+      () => request('tools/call', { name: 'add_comment', arguments: { key, body: 'Checked first' } }),
+      200,
+    ],
+    [
+      'a change checked before it runs',
+      () => request('tools/call', { name: 'update_ticket', arguments: { key, summary: 'Checked first' } }),
+      200,
+    ],
     ['tools/list', () => request('tools/list'), 200],
     ['a batch', () => [request('ping'), request('tools/call', { name: 'get_ticket', arguments: { key } })], 200],
     ['a body that is not JSON', () => '{"jsonrpc":', 400],
@@ -323,7 +339,12 @@ describe('HTTP level: a token revoked while the process holds its principal is r
   for (const [what, body, status] of bodies) {
     it(what, async () => {
       const lee = await service.db.selectFrom('members').select('id').where('email', '=', 'lee@example.com').executeTakeFirstOrThrow();
-      const minted = await createPersonalToken(service.db, { memberId: lee.id, name: 'held then revoked', access: 'write', lifetimeDays: null });
+      const minted = await createPersonalToken(service.db, {
+        memberId: lee.id,
+        name: 'held then revoked',
+        access: 'write',
+        lifetimeDays: null,
+      });
       expect((await post(body(), { token: minted.secret })).status).toBe(status);
       expect((await post(body(), { token: minted.secret })).status).toBe(status);
       expect(await revokeToken(service.db, lee.id, minted.id)).toBe(true);
@@ -359,7 +380,8 @@ describe('HTTP level: a token revoked while the process holds its principal is r
   it('makes a change once, for the principal as the workspace file left it since it was read', async () => {
     const file = fs.readFileSync(new URL('../fixtures/workspace.yaml', import.meta.url), 'utf8');
     const lee = await service.token('lee@example.com', 'write', 'commenting over MCP');
-    const add = async (body: string) => (await post(request('tools/call', { name: 'add_comment', arguments: { key, body } }), { token: lee })).body.result;
+    const add = async (body: string) =>
+      (await post(request('tools/call', { name: 'add_comment', arguments: { key, body } }), { token: lee })).body.result;
     expect((await add('as Lee Lead over MCP')).isError).toBe(false);
     try {
       await applyWorkspace(service.db, parseWorkspaceYaml(file.replace('- { name: Lee Lead,', '- { name: Lee Renamed,'), 'workspace.yaml'));
@@ -369,7 +391,9 @@ describe('HTTP level: a token revoked while the process holds its principal is r
     } finally {
       await applyWorkspace(service.db, parseWorkspaceYaml(file, 'workspace.yaml'));
     }
-    const texts = (await service.request('GET', `/api/v1/tickets/${key}`, { token })).body.comments.map((c: { body: { text: string } }) => c.body.text);
+    const texts = (await service.request('GET', `/api/v1/tickets/${key}`, { token })).body.comments.map(
+      (c: { body: { text: string } }) => c.body.text,
+    );
     expect(texts.filter((text: string) => text === 'as Lee Renamed over MCP')).toHaveLength(1);
   });
 });

@@ -24,7 +24,17 @@ describe.runIf(serverUrl !== null)('email with two nodes running: every notifica
     service = await startTestService({ mail });
     secondDatabase = await openAnotherNode(service.db);
     for (const database of [service.database, secondDatabase]) {
-      nodes.push(startBackground({ database, mail, publicUrl: service.publicUrl, log: service.app.log, now: () => new Date(), mailSeconds: 0.02, reminderSeconds: 3600 }));
+      nodes.push(
+        startBackground({
+          database,
+          mail,
+          publicUrl: service.publicUrl,
+          log: service.app.log,
+          now: () => new Date(),
+          mailSeconds: 0.02,
+          reminderSeconds: 3600,
+        }),
+      );
     }
   });
   afterAll(async () => {
@@ -39,7 +49,10 @@ describe.runIf(serverUrl !== null)('email with two nodes running: every notifica
     const ada = await service.token('ada@example.com');
     const keys: string[] = [];
     for (let i = 0; i < COMMENTS; i += 1) {
-      const ticket = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: `Mailed across nodes ${i}` } });
+      const ticket = await service.request('POST', '/api/v1/tickets', {
+        token: lee,
+        body: { project: 'CORE', summary: `Mailed across nodes ${i}` },
+      });
       expect(ticket.status, ticket.text).toBe(201);
       keys.push(ticket.body.key);
     }
@@ -52,7 +65,9 @@ describe.runIf(serverUrl !== null)('email with two nodes running: every notifica
     );
 
     const queued = () => service.db.selectFrom('notifications').select('email_state').where('kind', '=', 'commented').execute();
-    await expect.poll(async () => (await queued()).filter((n) => n.email_state !== 'sent').length, { timeout: 30_000, interval: 100 }).toBe(0);
+    await expect
+      .poll(async () => (await queued()).filter((n) => n.email_state !== 'sent').length, { timeout: 30_000, interval: 100 })
+      .toBe(0);
     // A few more rounds of both workers: nothing is sent again.
     await Promise.all(nodes.map((node) => node.runOnce()));
 

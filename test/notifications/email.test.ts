@@ -16,7 +16,14 @@ let transport: MailTransport;
 const now = { at: new Date('2026-11-24T09:00:00Z') };
 
 const worker = () =>
-  new MailWorker({ db: service.db, transport, from: 'Atrium <atrium@example.com>', publicUrl: service.publicUrl, log: service.app.log, now: () => now.at });
+  new MailWorker({
+    db: service.db,
+    transport,
+    from: 'Atrium <atrium@example.com>',
+    publicUrl: service.publicUrl,
+    log: service.app.log,
+    now: () => now.at,
+  });
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -31,7 +38,10 @@ afterAll(async () => {
 });
 
 async function commentOnNewTicket(text: string): Promise<string> {
-  const ticket = await service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'CORE', summary: `Mail ${text}` } });
+  const ticket = await service.request('POST', '/api/v1/tickets', {
+    token: tokens.lee,
+    body: { project: 'CORE', summary: `Mail ${text}` },
+  });
   const comment = await service.request('POST', `/api/v1/tickets/${ticket.body.key}/comments`, { token: tokens.ada, body: { body: text } });
   expect(comment.status).toBe(201);
   return ticket.body.key;
@@ -50,7 +60,11 @@ describe('email: each notification is sent once, even with two workers claiming 
     expect(mine[0]!.text).toContain('Please have a look at the mail path');
     expect(mine[0]!.text).toContain('Through test agent.');
     expect(mine[0]!.text).toContain(`${service.publicUrl}/browse/${key}`);
-    const stored = await service.db.selectFrom('notifications').select(['email_state', 'delivered_at']).where('kind', '=', 'commented').execute();
+    const stored = await service.db
+      .selectFrom('notifications')
+      .select(['email_state', 'delivered_at'])
+      .where('kind', '=', 'commented')
+      .execute();
     expect(stored.every((n) => n.email_state === 'sent' && n.delivered_at !== null)).toBe(true);
   });
 });
@@ -60,7 +74,12 @@ describe('email: a refusal is retried with backoff, and after enough attempts ke
     smtp.refuse.on = true;
     try {
       const key = await commentOnNewTicket('This one will not get through');
-      const row = () => service.db.selectFrom('notifications').select(['email_state', 'email_attempts', 'email_next_at', 'email_error']).where(sql<string>`payload->>'key'`, '=', key).executeTakeFirstOrThrow();
+      const row = () =>
+        service.db
+          .selectFrom('notifications')
+          .select(['email_state', 'email_attempts', 'email_next_at', 'email_error'])
+          .where(sql<string>`payload->>'key'`, '=', key)
+          .executeTakeFirstOrThrow();
       expect(await worker().runOnce()).toBe(1);
       let stored = await row();
       expect(stored).toMatchObject({ email_state: 'queued', email_attempts: 1 });

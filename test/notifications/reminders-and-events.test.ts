@@ -25,14 +25,30 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const reminderNotifications = () => service.db.selectFrom('notifications').select(['member_id', 'payload']).where('kind', '=', 'reminder').execute();
+const reminderNotifications = () =>
+  service.db.selectFrom('notifications').select(['member_id', 'payload']).where('kind', '=', 'reminder').execute();
 
 describe('reminders: fire once at their time, however many nodes look and however often the service restarts', () => {
   it('does nothing before the time, fires once when due (two nodes looking at once), never again', async () => {
     await service.db.transaction().execute((trx) =>
-      scheduleReminder(trx, { memberId: leeId, entityType: 'ticket', entityId: ticketId, kind: 'follow_up', payload: { subject: 'Call back' }, dueAt: '2026-11-24T10:00:00Z' }),
+      scheduleReminder(trx, {
+        memberId: leeId,
+        entityType: 'ticket',
+        entityId: ticketId,
+        kind: 'follow_up',
+        payload: { subject: 'Call back' },
+        dueAt: '2026-11-24T10:00:00Z',
+      }),
     );
-    const at = (time: string) => startBackground({ database: service.database, mail: null, publicUrl: service.publicUrl, log: service.app.log, now: () => new Date(time), reminderSeconds: 3600 });
+    const at = (time: string) =>
+      startBackground({
+        database: service.database,
+        mail: null,
+        publicUrl: service.publicUrl,
+        log: service.app.log,
+        now: () => new Date(time),
+        reminderSeconds: 3600,
+      });
 
     const early = at('2026-11-24T09:59:59Z');
     expect((await early.runOnce()).reminders).toBe(0);
@@ -56,9 +72,23 @@ describe('reminders: fire once at their time, however many nodes look and howeve
 
   it('fires a reminder that came due while no node ran, at the next start', async () => {
     await service.db.transaction().execute((trx) =>
-      scheduleReminder(trx, { memberId: leeId, entityType: 'ticket', entityId: ticketId, kind: 'follow_up', payload: { subject: 'Missed while down' }, dueAt: '2026-01-01T00:00:00Z' }),
+      scheduleReminder(trx, {
+        memberId: leeId,
+        entityType: 'ticket',
+        entityId: ticketId,
+        kind: 'follow_up',
+        payload: { subject: 'Missed while down' },
+        dueAt: '2026-01-01T00:00:00Z',
+      }),
     );
-    const background = startBackground({ database: service.database, mail: null, publicUrl: service.publicUrl, log: service.app.log, now: () => new Date('2026-11-24T12:00:00Z'), reminderSeconds: 3600 });
+    const background = startBackground({
+      database: service.database,
+      mail: null,
+      publicUrl: service.publicUrl,
+      log: service.app.log,
+      now: () => new Date('2026-11-24T12:00:00Z'),
+      reminderSeconds: 3600,
+    });
     await background.stop();
     expect((await reminderNotifications()).map((n) => (n.payload as { subject: string }).subject)).toContain('Missed while down');
   });
@@ -81,12 +111,24 @@ async function hear(app: FastifyInstance, act: () => Promise<unknown>, until: (e
 describe('live events: every committed change is announced to the open pages, never a refused one', () => {
   it('hears a comment made through REST within a second, with the ticket key', async () => {
     const key = (await service.request('GET', `/api/v1/tickets?project=CORE`, { token })).body.tickets[0].key;
-    const heard = await hear(service.app, () => service.request('POST', `/api/v1/tickets/${key}/comments`, { token, body: { body: 'Live' } }), (e) => e.length > 0);
-    expect(heard.map((e) => ({ type: e.entityType, kind: e.kind, key: e.ticket?.key }))).toContainEqual({ type: 'ticket', kind: 'commented', key });
+    const heard = await hear(
+      service.app,
+      () => service.request('POST', `/api/v1/tickets/${key}/comments`, { token, body: { body: 'Live' } }),
+      (e) => e.length > 0,
+    );
+    expect(heard.map((e) => ({ type: e.entityType, kind: e.kind, key: e.ticket?.key }))).toContainEqual({
+      type: 'ticket',
+      kind: 'commented',
+      key,
+    });
   });
 
   it('hears nothing of a refused change', async () => {
-    const heard = await hear(service.app, () => service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'x', type: 'Nope' } }), () => false);
+    const heard = await hear(
+      service.app,
+      () => service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'x', type: 'Nope' } }),
+      () => false,
+    );
     expect(heard).toEqual([]);
   });
 });
@@ -106,7 +148,11 @@ describe.runIf(serverUrl !== null)('live events across nodes (PostgreSQL LISTEN/
   });
 
   it('a change on one node is heard by the other', async () => {
-    const created = await hear(other, () => service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'Seen across nodes' } }), (e) => e.some((x) => x.kind === 'created'));
+    const created = await hear(
+      other,
+      () => service.request('POST', '/api/v1/tickets', { token, body: { project: 'CORE', summary: 'Seen across nodes' } }),
+      (e) => e.some((x) => x.kind === 'created'),
+    );
     expect(created.some((e) => e.kind === 'created' && e.ticket?.key.startsWith('CORE-'))).toBe(true);
   });
 });

@@ -8,7 +8,12 @@ export interface ReceivedMail {
 }
 
 /** A real SMTP server on 127.0.0.1 for a test: keeps what it receives; `refuse` makes it answer 451. */
-export async function startSmtpServer(): Promise<{ url: string; received: ReceivedMail[]; refuse: { on: boolean }; close(): Promise<void> }> {
+export async function startSmtpServer(): Promise<{
+  url: string;
+  received: ReceivedMail[];
+  refuse: { on: boolean };
+  close(): Promise<void>;
+}> {
   const received: ReceivedMail[] = [];
   const refuse = { on: false };
   const server = new SMTPServer({
@@ -26,7 +31,11 @@ export async function startSmtpServer(): Promise<{ url: string; received: Receiv
           return;
         }
         void simpleParser(Buffer.concat(chunks)).then((mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), subject: mail.subject ?? '', text: mail.text ?? '' });
+          received.push({
+            to: session.envelope.rcptTo.map((r) => r.address).join(','),
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+          });
           callback();
         });
       });

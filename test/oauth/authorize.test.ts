@@ -25,7 +25,11 @@ let TWO: RegisteredTestClient;
 beforeAll(async () => {
   service = await startTestService({ publicUrl: W });
   PUB = await registerClient(service, { client_name: 'Public agent' });
-  CONF = await registerClient(service, { client_name: 'Server app', redirect_uris: ['https://app.example.org/cb', 'https://app.example.org/cb?tenant=1'], token_endpoint_auth_method: 'client_secret_basic' });
+  CONF = await registerClient(service, {
+    client_name: 'Server app',
+    redirect_uris: ['https://app.example.org/cb', 'https://app.example.org/cb?tenant=1'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  });
   TWO = await registerClient(service, { redirect_uris: ['https://two.example.org/a', 'https://two.example.org/b'] });
   browser = await loggedIn(service);
 });
@@ -91,7 +95,11 @@ describe('decision 1: an unknown client or unregistered redirect is an error pag
   });
 
   it('UI-13: a bad address stored by any other route is never used', async () => {
-    await service.db.updateTable('oauth_clients').set({ redirect_uris: ['javascript:alert(1)'] }).where('client_id', '=', TWO.client_id).execute();
+    await service.db
+      .updateTable('oauth_clients')
+      .set({ redirect_uris: ['javascript:alert(1)'] })
+      .where('client_id', '=', TWO.client_id)
+      .execute();
     expectErrorPage(await open(authorizeUrl({ client: TWO, redirectUri: 'javascript:alert(1)' })));
     expectErrorPage(await open(authorizeUrl({ client: TWO }).replace(/&redirect_uri=[^&]*/, '')));
   });
@@ -112,16 +120,31 @@ describe('spec 5.2: other problems go back to the redirect URI with error, state
   const redirect = 'http://127.0.0.1/callback';
   it('AUTHZ-6: response_type', async () => {
     for (const type of ['token', 'id_token', 'code token', 'none']) {
-      expectRedirectError(await open(authorizeUrl({ client: PUB, state: 's1', extra: { response_type: type } })), redirect, 'unsupported_response_type', 's1');
+      expectRedirectError(
+        await open(authorizeUrl({ client: PUB, state: 's1', extra: { response_type: type } })),
+        redirect,
+        'unsupported_response_type',
+        's1',
+      );
     }
-    expectRedirectError(await open(authorizeUrl({ client: PUB, state: 's1' }).replace('response_type=code&', '')), redirect, 'invalid_request', 's1');
+    expectRedirectError(
+      await open(authorizeUrl({ client: PUB, state: 's1' }).replace('response_type=code&', '')),
+      redirect,
+      'invalid_request',
+      's1',
+    );
   });
 
   it('AUTHZ-7: PKCE is required, S256 only, 43 base64url characters', async () => {
     const base = authorizeUrl({ client: PUB, state: 's2' });
     expectRedirectError(await open(base.replace(/&code_challenge=[^&]*/, '')), redirect, 'invalid_request', 's2');
     expectRedirectError(await open(base.replace(/&code_challenge=[^&]*/, '&code_challenge=')), redirect, 'invalid_request', 's2');
-    expectRedirectError(await open(base.replace('code_challenge_method=S256', 'code_challenge_method=plain')), redirect, 'invalid_request', 's2');
+    expectRedirectError(
+      await open(base.replace('code_challenge_method=S256', 'code_challenge_method=plain')),
+      redirect,
+      'invalid_request',
+      's2',
+    );
     expectRedirectError(await open(base.replace('&code_challenge_method=S256', '')), redirect, 'invalid_request', 's2');
     expectRedirectError(await open(base.replace(/&code_challenge=[^&]*/, '&code_challenge=short')), redirect, 'invalid_request', 's2');
   });
@@ -134,7 +157,12 @@ describe('spec 5.2: other problems go back to the redirect URI with error, state
 
   it('AUTHZ-8: unknown scope is invalid_scope; read, read+write in any order, and write alone are accepted', async () => {
     expectRedirectError(await open(authorizeUrl({ client: PUB, state: 's4', scope: 'admin' })), redirect, 'invalid_scope', 's4');
-    expectRedirectError(await open(authorizeUrl({ client: PUB, state: 's4', scope: 'tickets:read admin' })), redirect, 'invalid_scope', 's4');
+    expectRedirectError(
+      await open(authorizeUrl({ client: PUB, state: 's4', scope: 'tickets:read admin' })),
+      redirect,
+      'invalid_scope',
+      's4',
+    );
     for (const scope of ['tickets:read', 'tickets:read tickets:write', 'tickets:write tickets:read', 'tickets:write']) {
       expect((await open(authorizeUrl({ client: PUB, scope }))).status).toBe(200);
     }
@@ -161,7 +189,9 @@ describe('spec 5.2: other problems go back to the redirect URI with error, state
   });
 
   it('RES-2: a repeated resource is refused', async () => {
-    const response = await open(`${authorizeUrl({ client: PUB, state: 's6', resource: `${W}/mcp` })}&resource=${encodeURIComponent(`${W}/api`)}`);
+    const response = await open(
+      `${authorizeUrl({ client: PUB, state: 's6', resource: `${W}/mcp` })}&resource=${encodeURIComponent(`${W}/api`)}`,
+    );
     expect(response.status).toBe(303);
     expect(callbackParams(response.location).get('error')).toMatch(/invalid_target|invalid_request/);
   });
@@ -190,7 +220,11 @@ describe('AUTHZ-9: nothing is redirected to the client before the member has log
     expect(first.status).toBe(200);
     expect(first.location).toBeUndefined();
     expect(first.text).toContain('action="/login"');
-    const login = await stranger.post('/login', { ...formFields(first.text, '/login'), email: 'lee@example.com', password: 'lee-password' });
+    const login = await stranger.post('/login', {
+      ...formFields(first.text, '/login'),
+      email: 'lee@example.com',
+      password: 'lee-password',
+    });
     expect(login.status).toBe(303);
     expect(login.location).toBe(url);
     expectRedirectError(await stranger.get(url), 'http://127.0.0.1/callback', 'invalid_scope', 'st');
@@ -210,7 +244,9 @@ describe('AUTHZ-12: no CORS on /oauth/authorize', () => {
   it('sends no Access-Control-Allow-Origin', async () => {
     const get = await browser.get(authorizeUrl({ client: PUB }), { headers: { origin: 'https://evil.test' } });
     expect(get.headers['access-control-allow-origin']).toBeUndefined();
-    const options = await send(service, 'OPTIONS', '/oauth/authorize', { headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' } });
+    const options = await send(service, 'OPTIONS', '/oauth/authorize', {
+      headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
+    });
     expect(options.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -233,9 +269,13 @@ describe('UI-3: the consent answer needs a CSRF token bound to the session and t
     const other = await loggedIn(service, 'ada');
     const otherPage = await other.get(authorizeUrl({ client: PUB }));
     const otherFields = formFields(otherPage.text, '/oauth/authorize');
-    expect((await browser.post('/oauth/authorize', { consent: fields.consent!, csrf: otherFields.csrf!, decision: 'approve' })).status).toBe(403);
+    expect(
+      (await browser.post('/oauth/authorize', { consent: fields.consent!, csrf: otherFields.csrf!, decision: 'approve' })).status,
+    ).toBe(403);
     expect((await other.post('/oauth/authorize', { ...fields, decision: 'approve' })).status).toBe(403);
-    expect((await browser.post('/oauth/authorize', { ...fields, decision: 'approve' }, { headers: { origin: 'https://evil.test' } })).status).toBe(403);
+    expect(
+      (await browser.post('/oauth/authorize', { ...fields, decision: 'approve' }, { headers: { origin: 'https://evil.test' } })).status,
+    ).toBe(403);
     const first = await browser.post('/oauth/authorize', { ...fields, decision: 'approve' });
     expect(first.status).toBe(303);
     const replay = await browser.post('/oauth/authorize', { ...fields, decision: 'approve' });
@@ -265,8 +305,18 @@ describe('UI-4: the code is made from the stored request, not from form fields',
 describe('UI-5: the member may grant less than asked, never more', () => {
   it('read chosen for a read+write request gives scope tickets:read', async () => {
     const verifier = pkce();
-    const answer = await consent(browser, authorizeUrl({ client: PUB, pkce: verifier, scope: 'tickets:read tickets:write' }), 'approve', 'read');
-    const token = await exchange(service, { client: PUB, pkce: verifier, code: callbackParams(answer.location).get('code')!, redirectUri: 'http://127.0.0.1/callback' });
+    const answer = await consent(
+      browser,
+      authorizeUrl({ client: PUB, pkce: verifier, scope: 'tickets:read tickets:write' }),
+      'approve',
+      'read',
+    );
+    const token = await exchange(service, {
+      client: PUB,
+      pkce: verifier,
+      code: callbackParams(answer.location).get('code')!,
+      redirectUri: 'http://127.0.0.1/callback',
+    });
     expect(token.json.scope).toBe('tickets:read');
   });
 
@@ -274,8 +324,17 @@ describe('UI-5: the member may grant less than asked, never more', () => {
     const verifier = pkce();
     const page = await open(authorizeUrl({ client: PUB, pkce: verifier, scope: 'tickets:read' }));
     expect(page.text).not.toContain('value="write"');
-    const answer = await browser.post('/oauth/authorize', { ...formFields(page.text, '/oauth/authorize'), decision: 'approve', access: 'write' });
-    const token = await exchange(service, { client: PUB, pkce: verifier, code: callbackParams(answer.location).get('code')!, redirectUri: 'http://127.0.0.1/callback' });
+    const answer = await browser.post('/oauth/authorize', {
+      ...formFields(page.text, '/oauth/authorize'),
+      decision: 'approve',
+      access: 'write',
+    });
+    const token = await exchange(service, {
+      client: PUB,
+      pkce: verifier,
+      code: callbackParams(answer.location).get('code')!,
+      redirectUri: 'http://127.0.0.1/callback',
+    });
     expect(token.json.scope).toBe('tickets:read');
   });
 });
@@ -306,7 +365,10 @@ describe('UI-7, UI-9, UI-10, UI-11: page headers and 303 after POST', () => {
 
 describe('UI-12: the consent page shows the escaped claimed name, the return host, scope and member', () => {
   it('escapes the name and names the host and the workspace', async () => {
-    const evil = await registerClient(service, { client_name: '<img src=x onerror=alert(1)>', redirect_uris: ['https://app.example.org/cb'] });
+    const evil = await registerClient(service, {
+      client_name: '<img src=x onerror=alert(1)>',
+      redirect_uris: ['https://app.example.org/cb'],
+    });
     const page = await open(authorizeUrl({ client: evil, resource: `${W}/mcp` }));
     expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(page.text).not.toContain('<img src=x');
@@ -317,7 +379,10 @@ describe('UI-12: the consent page shows the escaped claimed name, the return hos
     expect(page.text).toContain('MCP server');
     expect(page.text).not.toContain('loopback-note');
     expect((await open(authorizeUrl({ client: PUB }))).text).toContain('id="loopback-note"');
-    const scheme = await registerClient(service, { client_name: 'Cursor', redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'] });
+    const scheme = await registerClient(service, {
+      client_name: 'Cursor',
+      redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'],
+    });
     expect((await open(authorizeUrl({ client: scheme }))).text).toContain('cursor:');
   });
 });
@@ -350,7 +415,9 @@ describe('UI-3: Origin null (what browsers send under no-referrer) is left to th
   it('accepts the answer with Origin: null and a valid token, refuses it without one', async () => {
     const page = await open(authorizeUrl({ client: PUB }));
     const fields = formFields(page.text, '/oauth/authorize');
-    expect((await browser.post('/oauth/authorize', { consent: fields.consent!, decision: 'approve' }, { headers: { origin: 'null' } })).status).toBe(403);
+    expect(
+      (await browser.post('/oauth/authorize', { consent: fields.consent!, decision: 'approve' }, { headers: { origin: 'null' } })).status,
+    ).toBe(403);
     expect((await browser.post('/oauth/authorize', { ...fields, decision: 'approve' }, { headers: { origin: 'null' } })).status).toBe(303);
   });
 });
@@ -361,6 +428,11 @@ describe('spec 5.2: a client registered for tickets:read cannot ask for more', (
     const page = await open(authorizeUrl({ client: reader }));
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('value="write"');
-    expectRedirectError(await open(authorizeUrl({ client: reader, scope: 'tickets:read tickets:write', state: 'r' })), 'http://127.0.0.1/callback', 'invalid_scope', 'r');
+    expectRedirectError(
+      await open(authorizeUrl({ client: reader, scope: 'tickets:read tickets:write', state: 'r' })),
+      'http://127.0.0.1/callback',
+      'invalid_scope',
+      'r',
+    );
   });
 });

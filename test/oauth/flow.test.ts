@@ -24,12 +24,20 @@ async function memberApproves(authorizationUrl: URL, access: 'read' | 'write' = 
   const path = authorizationUrl.pathname + authorizationUrl.search;
   const loginPage = await browser.get(path);
   expect(loginPage.status).toBe(200);
-  const loggedIn = await browser.post('/login', { ...formFields(loginPage.text, '/login'), email: 'lee@example.com', password: 'lee-password' });
+  const loggedIn = await browser.post('/login', {
+    ...formFields(loginPage.text, '/login'),
+    email: 'lee@example.com',
+    password: 'lee-password',
+  });
   expect(loggedIn.status).toBe(303);
   expect(loggedIn.location).toBe(path);
   const consentPage = await browser.get(path);
   expect(consentPage.status).toBe(200);
-  const answer = await browser.post('/oauth/authorize', { ...formFields(consentPage.text, '/oauth/authorize'), decision: 'approve', access });
+  const answer = await browser.post('/oauth/authorize', {
+    ...formFields(consentPage.text, '/oauth/authorize'),
+    decision: 'approve',
+    access,
+  });
   expect(answer.status).toBe(303);
   return new URL(answer.location!);
 }
@@ -60,7 +68,11 @@ async function connect(client: oauth.Client, auth: oauth.ClientAuth, redirectUri
 describe('oauth4webapi: discovery → registration → authorize → code → API → refresh → revoke', () => {
   it('connects a public client end to end', async () => {
     const registered = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Claude Test', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }, insecure),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: 'Claude Test', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' },
+        insecure,
+      ),
     );
     expect(registered.client_id).toMatch(/^svc_client_/);
     expect(registered.client_secret).toBeUndefined();
@@ -95,7 +107,11 @@ describe('oauth4webapi: discovery → registration → authorize → code → AP
   for (const method of ['client_secret_basic', 'client_secret_post'] as const) {
     it(`connects a confidential client authenticating with ${method}`, async () => {
       const registered = await oauth.processDynamicClientRegistrationResponse(
-        await oauth.dynamicClientRegistrationRequest(as, { client_name: `Server app ${method}`, redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: method }, insecure),
+        await oauth.dynamicClientRegistrationRequest(
+          as,
+          { client_name: `Server app ${method}`, redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: method },
+          insecure,
+        ),
       );
       expect(registered.client_secret).toMatch(/^svc_cs_/);
       expect(registered.client_secret_expires_at).toBe(0);
@@ -104,7 +120,11 @@ describe('oauth4webapi: discovery → registration → authorize → code → AP
       const auth = method === 'client_secret_basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret);
       const tokens = await connect(client, auth, 'https://app.example.org/cb');
       expect((await api(tokens.access_token)).status).toBe(200);
-      const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+      const refreshed = await oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+      );
       expect((await api(refreshed.access_token)).status).toBe(200);
       const wrong = method === 'client_secret_basic' ? oauth.ClientSecretBasic('svc_cs_wrong') : oauth.ClientSecretPost('svc_cs_wrong');
       const refused = await oauth.refreshTokenGrantRequest(as, client, wrong, refreshed.refresh_token!, insecure);

@@ -10,7 +10,10 @@ const secrets: string[] = [];
 
 beforeAll(async () => {
   service = await startTestService({ publicUrl: 'https://acme.example.test', logStream: sink, logLevel: 'debug' });
-  const confidential = await registerClient(service, { redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: 'client_secret_post' });
+  const confidential = await registerClient(service, {
+    redirect_uris: ['https://app.example.org/cb'],
+    token_endpoint_auth_method: 'client_secret_post',
+  });
   const evil = await registerClient(service);
   const browser = await loggedIn(service);
   const flow = await obtainCode(service, { client: confidential, browser });
@@ -19,8 +22,19 @@ beforeAll(async () => {
   await refreshWith(service, evil, pair.refresh_token);
   const next = (await refreshWith(service, confidential, pair.refresh_token, { client_secret: confidential.client_secret! })).json;
   await refreshWith(service, confidential, pair.refresh_token, { client_secret: confidential.client_secret! });
-  await send(service, 'POST', '/oauth/revoke', { form: { token: next.access_token, client_id: confidential.client_id, client_secret: confidential.client_secret! } });
-  secrets.push(flow.code, flow.pkce.verifier, pair.access_token, pair.refresh_token, next.access_token, next.refresh_token, confidential.client_secret!, 'lee-password');
+  await send(service, 'POST', '/oauth/revoke', {
+    form: { token: next.access_token, client_id: confidential.client_id, client_secret: confidential.client_secret! },
+  });
+  secrets.push(
+    flow.code,
+    flow.pkce.verifier,
+    pair.access_token,
+    pair.refresh_token,
+    next.access_token,
+    next.refresh_token,
+    confidential.client_secret!,
+    'lee-password',
+  );
 });
 afterAll(async () => service?.close());
 

@@ -33,7 +33,13 @@ class AgentProvider implements OAuthClientProvider {
     return 'http://127.0.0.1:33418/callback';
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK Agent', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'SDK Agent',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.information;
@@ -66,7 +72,11 @@ async function memberAllows(url: URL): Promise<string> {
   await browser.post('/login', { ...formFields(login.text, '/login'), email: 'lee@example.com', password: 'lee-password' });
   const page = await browser.get(path);
   expect(page.status).toBe(200);
-  const answer = await browser.post('/oauth/authorize', { ...formFields(page.text, '/oauth/authorize'), decision: 'approve', access: 'write' });
+  const answer = await browser.post('/oauth/authorize', {
+    ...formFields(page.text, '/oauth/authorize'),
+    decision: 'approve',
+    access: 'write',
+  });
   const params = callbackParams(answer.location);
   expect(params.get('iss')).toBe(service.url);
   return params.get('code')!;
@@ -119,7 +129,11 @@ describe('the official MCP SDK client connects to /mcp by URL alone through OAut
     expect(provider.stored!.refresh_token).not.toBe(before.refresh_token);
     const old = await fetch(mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${before.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${before.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(old.status).toBe(401);
@@ -153,9 +167,17 @@ describe('a loopback alias of PUBLIC_URL is the same server (127.0.0.1 for local
   });
 
   it('a host that is not a loopback alias gets PUBLIC_URL in the metadata', async () => {
-    const answer = await service.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/mcp', headers: { host: 'evil.example:80' } });
+    const answer = await service.app.inject({
+      method: 'GET',
+      url: '/.well-known/oauth-protected-resource/mcp',
+      headers: { host: 'evil.example:80' },
+    });
     expect(answer.json().resource).toBe(`${service.url}/mcp`);
-    const rest = await service.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource', headers: { host: '127.0.0.1:1' } });
+    const rest = await service.app.inject({
+      method: 'GET',
+      url: '/.well-known/oauth-protected-resource',
+      headers: { host: '127.0.0.1:1' },
+    });
     expect(rest.json().resource).toBe(service.url);
   });
 });

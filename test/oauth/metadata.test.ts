@@ -61,10 +61,16 @@ describe('META-5: no OIDC discovery', () => {
 
 describe('spec 4.10: discovery and token endpoints answer any origin, set no cookie', () => {
   it('allows any origin on the metadata and the preflight of /oauth/token', async () => {
-    const metadata = await send(service, 'GET', '/.well-known/oauth-authorization-server', { headers: { origin: 'https://agent.example' } });
+    const metadata = await send(service, 'GET', '/.well-known/oauth-authorization-server', {
+      headers: { origin: 'https://agent.example' },
+    });
     expect(metadata.headers['access-control-allow-origin']).toBe('*');
     const preflight = await send(service, 'OPTIONS', '/oauth/token', {
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');

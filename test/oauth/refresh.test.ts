@@ -27,7 +27,11 @@ beforeAll(async () => {
   service = await startTestService({ publicUrl: W, workspace: workspaceWithDevTwo(), now: () => new Date(Date.now() + offset) });
   PUB = await registerClient(service, { client_name: 'Public agent' });
   EVIL = await registerClient(service, { client_name: 'Evil agent' });
-  CONF = await registerClient(service, { client_name: 'Server app', redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: 'client_secret_post' });
+  CONF = await registerClient(service, {
+    client_name: 'Server app',
+    redirect_uris: ['https://app.example.org/cb'],
+    token_endpoint_auth_method: 'client_secret_post',
+  });
   browser = await loggedIn(service);
 });
 afterAll(async () => service?.close());
@@ -172,7 +176,9 @@ describe('RT-10: clients authenticate on refresh', () => {
     expect(anonymous.json.error).toBe('invalid_client');
     expect((await refreshWith(service, CONF, pair.refresh_token, { client_secret: CONF.client_secret! })).status).toBe(200);
     const publicPair = await connect();
-    const noId = await send(service, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: publicPair.refresh_token } });
+    const noId = await send(service, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: publicPair.refresh_token },
+    });
     expect(noId.status).toBe(401);
     expect(noId.json.error).toBe('invalid_client');
   });

@@ -36,7 +36,11 @@ describe('DCR-1: a public client registers', () => {
 
 describe('DCR-2: a confidential client gets a secret shown once', () => {
   it.each(['client_secret_basic', 'client_secret_post'])('%s: 201 with svc_cs_ secret and client_secret_expires_at 0', async (method) => {
-    const response = await register({ client_name: 'Server', redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: method });
+    const response = await register({
+      client_name: 'Server',
+      redirect_uris: ['https://app.example.org/cb'],
+      token_endpoint_auth_method: method,
+    });
     expect(response.status).toBe(201);
     expect(response.json.client_secret).toMatch(/^svc_cs_[A-Za-z0-9_-]{43}$/);
     expect(response.json.client_secret_expires_at).toBe(0);
@@ -128,7 +132,12 @@ describe('DCR-5: client_name up to 100 characters; other metadata kept, unknown 
   });
 
   it('keeps client_uri, logo_uri, software_id and software_version and ignores application_type', async () => {
-    const extra = { client_uri: 'https://app.example.org', logo_uri: 'https://app.example.org/logo.png', software_id: 'agent', software_version: '1.2.3' };
+    const extra = {
+      client_uri: 'https://app.example.org',
+      logo_uri: 'https://app.example.org/logo.png',
+      software_id: 'agent',
+      software_version: '1.2.3',
+    };
     const response = await register({ redirect_uris: ['https://a.example/cb'], application_type: 'native', ...extra });
     expect(response.status).toBe(201);
     expect(response.json).toMatchObject(extra);
@@ -186,7 +195,9 @@ describe('spec 5.2: unused registrations may be removed after thirty days', () =
     expect(await removeUnusedClients(service.db, new Date())).toBe(0);
     const later = new Date(Date.now() + 31 * 24 * 3600 * 1000);
     expect(await removeUnusedClients(service.db, later)).toBeGreaterThan(0);
-    const token = await send(service, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: 'svc_ort_x', client_id: client.client_id } });
+    const token = await send(service, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: 'svc_ort_x', client_id: client.client_id },
+    });
     expect(token.status).toBe(401);
     expect(token.json.error).toBe('invalid_client');
   });
@@ -194,7 +205,13 @@ describe('spec 5.2: unused registrations may be removed after thirty days', () =
 
 describe('housekeeping: expired records are forgotten', () => {
   it('removes expired web sessions and keeps live ones', async () => {
-    const count = async (table: 'web_sessions' | 'oauth_codes') => (await service.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const count = async (table: 'web_sessions' | 'oauth_codes') =>
+      (
+        await service.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     await loggedIn(service);
     expect(Number(await count('web_sessions'))).toBeGreaterThan(0);
     await removeExpiredRecords(service.db, new Date());

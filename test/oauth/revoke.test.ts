@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { exchange, loggedIn, me, obtainCode, refreshWith, registerClient, send, type Browser, type RegisteredTestClient } from './support.ts';
+import {
+  exchange,
+  loggedIn,
+  me,
+  obtainCode,
+  refreshWith,
+  registerClient,
+  send,
+  type Browser,
+  type RegisteredTestClient,
+} from './support.ts';
 
 let service: TestService;
 let browser: Browser;
@@ -12,7 +22,10 @@ beforeAll(async () => {
   service = await startTestService({ publicUrl: 'https://acme.example.test' });
   PUB = await registerClient(service, { client_name: 'Public agent' });
   EVIL = await registerClient(service, { client_name: 'Evil agent' });
-  CONF = await registerClient(service, { redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+  CONF = await registerClient(service, {
+    redirect_uris: ['https://app.example.org/cb'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  });
   browser = await loggedIn(service);
 });
 afterAll(async () => service?.close());
@@ -22,7 +35,8 @@ async function connect(): Promise<{ access_token: string; refresh_token: string 
   return response.json;
 }
 
-const revoke = (form: Record<string, string>, headers: Record<string, string> = {}) => send(service, 'POST', '/oauth/revoke', { form, headers });
+const revoke = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+  send(service, 'POST', '/oauth/revoke', { form, headers });
 const works = async (token: string) => (await me(service, token)).status === 200;
 
 function expectEmpty200(response: { status: number; text: string }) {

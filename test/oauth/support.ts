@@ -19,7 +19,9 @@ export async function freePort(): Promise<number> {
  * A service listening on a real port whose PUBLIC_URL is that very address, so real clients
  * (oauth4webapi, the MCP SDK, Chromium) see an issuer that matches where they connect.
  */
-export async function startListeningService(options: Omit<StartOptions, 'listen' | 'publicUrl'> & { publicHost?: string } = {}): Promise<TestService> {
+export async function startListeningService(
+  options: Omit<StartOptions, 'listen' | 'publicUrl'> & { publicHost?: string } = {},
+): Promise<TestService> {
   const port = await freePort();
   const publicUrl = `http://${options.publicHost ?? '127.0.0.1'}:${port}`;
   const service = await startTestService({ ...options, publicUrl });
@@ -77,7 +79,13 @@ export async function send(service: TestService, method: string, url: string, op
     json = undefined;
   }
   const location = response.headers.location;
-  return { status: response.statusCode, headers: response.headers, text: response.body, json, location: typeof location === 'string' ? location : undefined };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    text: response.body,
+    json,
+    location: typeof location === 'string' ? location : undefined,
+  };
 }
 
 /** The Set-Cookie lines of an answer. */
@@ -146,7 +154,12 @@ export function formFields(page: string, action: string): Record<string, string>
 }
 
 export function decodeEntities(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 export interface Pkce {
@@ -199,7 +212,12 @@ export function authorizeUrl(options: AuthorizeOptions): string {
 }
 
 /** Opens the consent page for an authorization request and answers it; returns the redirect. */
-export async function consent(browser: Browser, url: string, decision: 'approve' | 'deny' = 'approve', access: 'read' | 'write' = 'write'): Promise<Exchange> {
+export async function consent(
+  browser: Browser,
+  url: string,
+  decision: 'approve' | 'deny' = 'approve',
+  access: 'read' | 'write' = 'write',
+): Promise<Exchange> {
   const page = await browser.get(url);
   if (page.status !== 200) throw new Error(`consent page: ${page.status} ${page.location ?? page.text.slice(0, 500)}`);
   const fields = formFields(page.text, '/oauth/authorize');
@@ -258,7 +276,12 @@ export async function obtainCode(
   return { client, pkce: verifier, code, redirectUri: options.redirectUri ?? client.redirect_uris[0]! };
 }
 
-export async function exchange(service: TestService, flow: CodeFlow, extra: Record<string, string> = {}, options: SendOptions = {}): Promise<Exchange> {
+export async function exchange(
+  service: TestService,
+  flow: CodeFlow,
+  extra: Record<string, string> = {},
+  options: SendOptions = {},
+): Promise<Exchange> {
   return send(service, 'POST', '/oauth/token', {
     ...options,
     form: {
@@ -272,7 +295,12 @@ export async function exchange(service: TestService, flow: CodeFlow, extra: Reco
   });
 }
 
-export async function refreshWith(service: TestService, client: RegisteredTestClient, refreshToken: string, extra: Record<string, string> = {}): Promise<Exchange> {
+export async function refreshWith(
+  service: TestService,
+  client: RegisteredTestClient,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Promise<Exchange> {
   return send(service, 'POST', '/oauth/token', {
     form: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.client_id, ...extra },
   });

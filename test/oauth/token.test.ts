@@ -28,13 +28,18 @@ beforeAll(async () => {
   service = await startTestService({ publicUrl: W, now: () => new Date(Date.now() + offset) });
   PUB = await registerClient(service, { client_name: 'Public agent' });
   EVIL = await registerClient(service, { client_name: 'Evil agent' });
-  CONF = await registerClient(service, { client_name: 'Server app', redirect_uris: ['https://app.example.org/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+  CONF = await registerClient(service, {
+    client_name: 'Server app',
+    redirect_uris: ['https://app.example.org/cb'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  });
   browser = await loggedIn(service);
 });
 afterAll(async () => service?.close());
 
 const code = (options: Parameters<typeof obtainCode>[1] = {}) => obtainCode(service, { client: PUB, browser, ...options });
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 function expectOAuthError(response: { status: number; json: any; headers: Record<string, unknown> }, status: number, error: string) {
   expect(response.status).toBe(status);
@@ -62,7 +67,13 @@ describe('CODE-1: a code is exchanged for a token pair', () => {
   it('takes a JSON body as well as a form (spec 5.2)', async () => {
     const flow = await code();
     const response = await send(service, 'POST', '/oauth/token', {
-      json: { grant_type: 'authorization_code', code: flow.code, code_verifier: flow.pkce.verifier, client_id: PUB.client_id, redirect_uri: flow.redirectUri },
+      json: {
+        grant_type: 'authorization_code',
+        code: flow.code,
+        code_verifier: flow.pkce.verifier,
+        client_id: PUB.client_id,
+        redirect_uri: flow.redirectUri,
+      },
     });
     expect(response.status).toBe(200);
     expect(response.json.scope).toBe('tickets:read tickets:write');
@@ -76,7 +87,9 @@ describe('CODE-2: a valid replay of a code revokes what it issued', () => {
     expect(first.status).toBe(200);
     expectOAuthError(await exchange(service, flow), 400, 'invalid_grant');
     expect((await me(service, first.json.access_token)).status).toBe(401);
-    const refreshed = await send(service, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: first.json.refresh_token, client_id: PUB.client_id } });
+    const refreshed = await send(service, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: first.json.refresh_token, client_id: PUB.client_id },
+    });
     expectOAuthError(refreshed, 400, 'invalid_grant');
   });
 });
@@ -118,7 +131,12 @@ describe("CODE-6: another client's code is refused and stays usable", () => {
   it('EVIL and CONF cannot redeem PUB’s code; PUB still can', async () => {
     const flow = await code();
     expectOAuthError(await exchange(service, flow, { client_id: EVIL.client_id }), 400, 'invalid_grant');
-    const asConf = await exchange(service, flow, { client_id: CONF.client_id }, { headers: { authorization: basic(CONF.client_id, CONF.client_secret!) } });
+    const asConf = await exchange(
+      service,
+      flow,
+      { client_id: CONF.client_id },
+      { headers: { authorization: basic(CONF.client_id, CONF.client_secret!) } },
+    );
     expect(asConf.status).toBe(400);
     expect(asConf.json.error).toBe('invalid_grant');
     expect((await exchange(service, flow)).status).toBe(200);
@@ -140,7 +158,9 @@ describe('CODE-7: PKCE verification', () => {
 describe('CODE-8: no code exists without a challenge', () => {
   it('oauth_codes.code_challenge is NOT NULL', async () => {
     const column = await sql<{ is_nullable: string }>`
-      select is_nullable from information_schema.columns where table_name = 'oauth_codes' and column_name = 'code_challenge'`.execute(service.db);
+      select is_nullable from information_schema.columns where table_name = 'oauth_codes' and column_name = 'code_challenge'`.execute(
+      service.db,
+    );
     expect(column.rows[0]?.is_nullable).toBe('NO');
   });
 });
@@ -149,7 +169,13 @@ describe('CODE-9: redirect_uri at the token endpoint', () => {
   it('a different one is invalid_grant; leaving it out is accepted', async () => {
     const flow = await code({ redirectUri: 'http://127.0.0.1:5000/callback' });
     expectOAuthError(await exchange(service, flow, { redirect_uri: 'http://127.0.0.1:5001/callback' }), 400, 'invalid_grant');
-    const { redirect_uri: _omitted, ...rest } = { grant_type: 'authorization_code', code: flow.code, code_verifier: flow.pkce.verifier, client_id: PUB.client_id, redirect_uri: '' };
+    const { redirect_uri: _omitted, ...rest } = {
+      grant_type: 'authorization_code',
+      code: flow.code,
+      code_verifier: flow.pkce.verifier,
+      client_id: PUB.client_id,
+      redirect_uri: '',
+    };
     expect((await send(service, 'POST', '/oauth/token', { form: rest })).status).toBe(200);
   });
 });
@@ -171,41 +197,67 @@ describe('CODE-12: confidential client authentication', () => {
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
     expectOAuthError(await exchange(service, flow), 401, 'invalid_client');
     expectOAuthError(await exchange(service, flow, { client_secret: CONF.client_secret! }), 401, 'invalid_client');
-    const both = await exchange(service, flow, { client_secret: CONF.client_secret! }, { headers: { authorization: basic(CONF.client_id, CONF.client_secret!) } });
+    const both = await exchange(
+      service,
+      flow,
+      { client_secret: CONF.client_secret! },
+      { headers: { authorization: basic(CONF.client_id, CONF.client_secret!) } },
+    );
     expectOAuthError(both, 400, 'invalid_request');
     const inQuery = await send(service, 'POST', `/oauth/token?client_secret=${CONF.client_secret}`, {
       form: { grant_type: 'authorization_code', code: flow.code, code_verifier: flow.pkce.verifier, client_id: CONF.client_id },
     });
     expectOAuthError(inQuery, 400, 'invalid_request');
-    expect((await exchange(service, flow, {}, { headers: { authorization: basic(CONF.client_id, CONF.client_secret!) } })).status).toBe(200);
+    expect((await exchange(service, flow, {}, { headers: { authorization: basic(CONF.client_id, CONF.client_secret!) } })).status).toBe(
+      200,
+    );
   });
 
   it('an unknown client is 401 invalid_client', async () => {
-    expectOAuthError(await send(service, 'POST', '/oauth/token', { form: { grant_type: 'authorization_code', code: 'x', client_id: 'svc_client_nope' } }), 401, 'invalid_client');
+    expectOAuthError(
+      await send(service, 'POST', '/oauth/token', { form: { grant_type: 'authorization_code', code: 'x', client_id: 'svc_client_nope' } }),
+      401,
+      'invalid_client',
+    );
   });
 });
 
 describe('CODE-13 and CODE-14: parameters come once, from the body', () => {
   it('refuses parameters in the query, a GET, and repeated parameters', async () => {
     const flow = await code();
-    const query = new URLSearchParams({ grant_type: 'authorization_code', code: flow.code, code_verifier: flow.pkce.verifier, client_id: PUB.client_id });
+    const query = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: flow.code,
+      code_verifier: flow.pkce.verifier,
+      client_id: PUB.client_id,
+    });
     expectOAuthError(await send(service, 'POST', `/oauth/token?${query}`), 400, 'invalid_request');
     expect((await send(service, 'GET', '/oauth/token')).status).toBeGreaterThanOrEqual(400);
     expectOAuthError(await exchange(service, flow, { code: [flow.code, flow.code] as unknown as string }), 400, 'invalid_request');
-    expectOAuthError(await send(service, 'POST', '/oauth/token', { body: '{not json', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectOAuthError(
+      await send(service, 'POST', '/oauth/token', { body: '{not json', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    );
   });
 });
 
 describe('CODE-15: grant types', () => {
   it('password, client_credentials and implicit are unsupported_grant_type', async () => {
     for (const grantType of ['password', 'client_credentials', 'implicit']) {
-      expectOAuthError(await send(service, 'POST', '/oauth/token', { form: { grant_type: grantType, client_id: PUB.client_id } }), 400, 'unsupported_grant_type');
+      expectOAuthError(
+        await send(service, 'POST', '/oauth/token', { form: { grant_type: grantType, client_id: PUB.client_id } }),
+        400,
+        'unsupported_grant_type',
+      );
     }
   });
 
   it('a grant the client did not register is unauthorized_client', async () => {
     const codeOnly = await registerClient(service, { grant_types: ['authorization_code'] });
-    const response = await send(service, 'POST', '/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: 'svc_ort_x', client_id: codeOnly.client_id } });
+    const response = await send(service, 'POST', '/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: 'svc_ort_x', client_id: codeOnly.client_id },
+    });
     expectOAuthError(response, 400, 'unauthorized_client');
   });
 });

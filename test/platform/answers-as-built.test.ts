@@ -81,8 +81,8 @@ describe('an answer written as built is written by JSON.stringify on both doors'
   });
 });
 
-describe('an operation answering the same schema without the mark keeps the schema\'s serializer', () => {
-  it('REST writes it in the schema\'s order, after the marked operation has answered', async () => {
+describe("an operation answering the same schema without the mark keeps the schema's serializer", () => {
+  it("REST writes it in the schema's order, after the marked operation has answered", async () => {
     expect((await service.request('GET', '/api/v1/probe/built', { token })).text).toBe('{"second":2,"first":1}');
     const reply = await service.request('GET', '/api/v1/probe/schema', { token });
     expect(reply.status).toBe(200);
@@ -128,7 +128,7 @@ describe('the serializer of an answer written as built', () => {
     expect(() => serialize({ id: 'm1', name: 7 })).toThrow(/differs from what its schema declares/);
   });
 
-  it('is the schema\'s own serializer where the operation does not ask for it, which drops what it does not declare', () => {
+  it("is the schema's own serializer where the operation does not ask for it, which drops what it does not declare", () => {
     expect(serializerFor(Shown, 'fast', true)({ name: 'Lee', id: 'm1', email: 'lee@example.com' })).toContain('email');
     expect(serializerFor(Shown)({ name: 'Lee', id: 'm1', email: 'lee@example.com' })).toBe('{"id":"m1","name":"Lee"}');
   });

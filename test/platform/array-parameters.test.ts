@@ -17,23 +17,27 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe('a frozen list of strings is written as pg writes it', () => {
-  it('gives the text pg\'s own writer gives, for awkward elements and for none', () => {
+  it("gives the text pg's own writer gives, for awkward elements and for none", () => {
     for (const list of [awkward, [], ['4b1032ab-5365-4013-9b8d-3803fa8ae222']]) {
       const [text] = withArrayTexts([Object.freeze([...list])]);
       expect(text).toBe(prepareValue([...list]));
     }
   });
 
-  it('reaches PostgreSQL as the same array, through the service\'s own driver', async () => {
+  it("reaches PostgreSQL as the same array, through the service's own driver", async () => {
     const frozen = Object.freeze([...awkward]);
-    const { rows } = await sql<{ v: string[]; n: number }>`select ${frozen}::text[] as v, cardinality(${frozen}::text[]) as n`.execute(database.db);
+    const { rows } = await sql<{ v: string[]; n: number }>`select ${frozen}::text[] as v, cardinality(${frozen}::text[]) as n`.execute(
+      database.db,
+    );
     expect(rows[0]).toEqual({ v: awkward, n: awkward.length });
   });
 
   it('filters with = any() as the unfrozen list does', async () => {
     const ids = ['00000000-0000-0000-0000-000000000001', '00000000-0000-0000-0000-000000000003'];
     const values = sql`(values ('00000000-0000-0000-0000-000000000001'::uuid), ('00000000-0000-0000-0000-000000000002'::uuid), ('00000000-0000-0000-0000-000000000003'::uuid)) as t(id)`;
-    const frozen = await sql<{ id: string }>`select id from ${values} where id = any(${Object.freeze([...ids])}::uuid[]) order by id`.execute(database.db);
+    const frozen = await sql<{
+      id: string;
+    }>`select id from ${values} where id = any(${Object.freeze([...ids])}::uuid[]) order by id`.execute(database.db);
     const plain = await sql<{ id: string }>`select id from ${values} where id = any(${[...ids]}::uuid[]) order by id`.execute(database.db);
     expect(frozen.rows).toEqual(plain.rows);
     expect(frozen.rows.map((r) => r.id)).toEqual(ids);

@@ -99,8 +99,7 @@ describe.runIf(serverUrl !== null)('behind a pooler, statements are named only w
       const prepared = await database.db.transaction().execute(async (trx) => {
         const { rows } = await sql<{ n: number }>`${sql.raw(PREPARE)} select ${7}::int as n`.execute(trx);
         expect(rows[0]!.n).toBe(7);
-        return (await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements`.execute(trx))
-          .rows[0]!.count;
+        return (await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements`.execute(trx)).rows[0]!.count;
       });
       expect(prepared).toBe(0);
     } finally {
@@ -109,53 +108,48 @@ describe.runIf(serverUrl !== null)('behind a pooler, statements are named only w
   });
 });
 
-describe.runIf(serverUrl !== null)(
-  'a node that cannot LISTEN says so in /readyz, refuses event streams and serves the rest',
-  () => {
-    let database: Database;
-    let service: TestService;
+describe.runIf(serverUrl !== null)('a node that cannot LISTEN says so in /readyz, refuses event streams and serves the rest', () => {
+  let database: Database;
+  let service: TestService;
 
-    beforeAll(async () => {
-      const name = await freshDatabase();
-      // the role's defaults first, through a node that has the direct URL
-      await (
-        await openDatabase({ engine: 'postgres', url: urlOf(name), pooler: 'transaction', directUrl: urlOf(name) })
-      ).close();
-      database = await openDatabase({ engine: 'postgres', url: urlOf(name), pooler: 'transaction' });
-      await prepareWorkspace(database.db, {
-        demo: false,
-        initialWorkspace: parseWorkspaceYaml(workspaceWithDevTwo(), 'workspace.yaml'),
-      });
-      const app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, database });
-      await app.ready();
-      service = {
-        app,
-        database,
-        db: database.db,
-        url: 'http://localhost:8080',
-        publicUrl: 'http://localhost:8080',
-      } as TestService;
+  beforeAll(async () => {
+    const name = await freshDatabase();
+    // the role's defaults first, through a node that has the direct URL
+    await (await openDatabase({ engine: 'postgres', url: urlOf(name), pooler: 'transaction', directUrl: urlOf(name) })).close();
+    database = await openDatabase({ engine: 'postgres', url: urlOf(name), pooler: 'transaction' });
+    await prepareWorkspace(database.db, {
+      demo: false,
+      initialWorkspace: parseWorkspaceYaml(workspaceWithDevTwo(), 'workspace.yaml'),
     });
-    afterAll(async () => {
-      await service?.app.close();
-      await database?.close();
-    });
+    const app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, database });
+    await app.ready();
+    service = {
+      app,
+      database,
+      db: database.db,
+      url: 'http://localhost:8080',
+      publicUrl: 'http://localhost:8080',
+    } as TestService;
+  });
+  afterAll(async () => {
+    await service?.app.close();
+    await database?.close();
+  });
 
-    it('answers /readyz 200 with live_events off and the reason', async () => {
-      const ready = await service.app.inject({ method: 'GET', url: '/readyz' });
-      expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toMatchObject({ status: 'ready', engine: 'postgres', live_events: 'off' });
-      expect(ready.json().warning).toMatch(/DATABASE_DIRECT_URL/);
-    });
+  it('answers /readyz 200 with live_events off and the reason', async () => {
+    const ready = await service.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'ready', engine: 'postgres', live_events: 'off' });
+    expect(ready.json().warning).toMatch(/DATABASE_DIRECT_URL/);
+  });
 
-    it("answers a page's event stream 503, and its log-in and pages as ever", async () => {
-      const browser = await loggedIn(service, 'lee');
-      const events = await browser.get('/events?topic=me');
-      expect(events.status).toBe(503);
-      expect((await browser.get('/')).status).toBe(200);
-    });
-  },
-);
+  it("answers a page's event stream 503, and its log-in and pages as ever", async () => {
+    const browser = await loggedIn(service, 'lee');
+    const events = await browser.get('/events?topic=me');
+    expect(events.status).toBe(503);
+    expect((await browser.get('/')).status).toBe(200);
+  });
+});
 
 describe.runIf(serverUrl !== null)('migrations hold their lock for their transaction only', () => {
   it('wait for the migration lock another transaction holds, and leave no lock behind', async () => {
@@ -177,8 +171,7 @@ describe.runIf(serverUrl !== null)('migrations hold their lock for their transac
         );
         return rows[0]!.count;
       };
-      for (let tries = 0; tries < 100 && (await waiting()) === 0; tries++)
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let tries = 0; tries < 100 && (await waiting()) === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await waiting()).toBe(1);
       expect(finished).toBe(false);
       await holder.query('commit');
@@ -204,25 +197,18 @@ describe('locks that span statements are transaction-level: a pooler hands a ses
       return [...text.matchAll(/pg_(?:try_)?advisory_(?:lock|unlock)\w*/g)].map((match) => `${file}: ${match[0]}`);
     });
     expect(found).toEqual([]);
-    const transactionLevel = files.filter((file) =>
-      /pg_(?:try_)?advisory_xact_lock/.test(fs.readFileSync(path.join(root, file), 'utf8')),
-    );
+    const transactionLevel = files.filter((file) => /pg_(?:try_)?advisory_xact_lock/.test(fs.readFileSync(path.join(root, file), 'utf8')));
     expect(transactionLevel).toContain(path.join('storage', 'migrate.ts'));
   });
 });
 
-describe.runIf(throughPooler())(
-  'a pooler in transaction mode where the configuration says none is refused at open',
-  () => {
-    it('names DATABASE_POOLER when DATABASE_URL goes through one, and DATABASE_DIRECT_URL when that does', async () => {
-      const name = await freshDatabase();
-      const pooled = urlOf(name, inject('poolerUrl'));
-      await expect(openDatabase({ engine: 'postgres', url: pooled })).rejects.toThrow(
-        'set DATABASE_POOLER=transaction',
-      );
-      await expect(
-        openDatabase({ engine: 'postgres', url: pooled, pooler: 'transaction', directUrl: pooled }),
-      ).rejects.toThrow('DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too');
-    });
-  },
-);
+describe.runIf(throughPooler())('a pooler in transaction mode where the configuration says none is refused at open', () => {
+  it('names DATABASE_POOLER when DATABASE_URL goes through one, and DATABASE_DIRECT_URL when that does', async () => {
+    const name = await freshDatabase();
+    const pooled = urlOf(name, inject('poolerUrl'));
+    await expect(openDatabase({ engine: 'postgres', url: pooled })).rejects.toThrow('set DATABASE_POOLER=transaction');
+    await expect(openDatabase({ engine: 'postgres', url: pooled, pooler: 'transaction', directUrl: pooled })).rejects.toThrow(
+      'DATABASE_DIRECT_URL: goes through a connection pooler in transaction mode too',
+    );
+  });
+});

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { inCaretRanges, unclaimedNodeNote } from '../../bench/lib/node-release.ts';
 
-const claimed = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node;
+const claimed = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } })
+  .engines.node;
 
 describe('the bench says when it runs on a Node.js release the README does not claim', () => {
   it('reads caret ranges joined by ||, as package.json engines writes them', () => {

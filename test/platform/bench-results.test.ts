@@ -49,7 +49,14 @@ const targets = new Map([
 ]);
 
 describe('a scenario is judged against its target on the engine the target names', () => {
-  const postgres = { engine: 'postgres' as const, requestsPerSecond: 600, p95Ms: 40, p99Ms: 25, baselineRequestsPerSecond: 1000, postgresRequestsPerSecond: null };
+  const postgres = {
+    engine: 'postgres' as const,
+    requestsPerSecond: 600,
+    p95Ms: 40,
+    p99Ms: 25,
+    baselineRequestsPerSecond: 1000,
+    postgresRequestsPerSecond: null,
+  };
 
   it('checks every part on PostgreSQL and fails when any part fails', () => {
     expect(judge({ ofBaseline: 0.5, p95BelowMs: 50 }, postgres)).toEqual({ says: '≥ 50 % of baseline, p95 < 50 ms', met: '✓' });
@@ -63,7 +70,7 @@ describe('a scenario is judged against its target on the engine the target names
     expect(judge({ ofBaseline: 0.5 }, { ...postgres, baselineRequestsPerSecond: null })?.met).toBe('?');
   });
 
-  it('holds PGlite to PostgreSQL\'s figure of the same run, and nothing else', () => {
+  it("holds PGlite to PostgreSQL's figure of the same run, and nothing else", () => {
     const pglite = { ...postgres, engine: 'pglite' as const, requestsPerSecond: 250, postgresRequestsPerSecond: 600 };
     expect(judge({ ofBaseline: 0.9, pgliteWithin: 3 }, pglite)).toEqual({ says: 'within 3× of PostgreSQL (2.4×)', met: '✓' });
     expect(judge({ pgliteWithin: 2 }, pglite)?.met).toBe('✗');
@@ -85,7 +92,7 @@ describe('bench/RESULTS.md shows the latest full run: the machine, the commit, e
     expect(text).toContain('| POST /api/v1/tickets | PostgreSQL | 240 | 5 | 9 | 12 | – | – | ≥ 250/s | ✗ |');
   });
 
-  it('holds the server\'s peak over the run on PostgreSQL to the memory target', () => {
+  it("holds the server's peak over the run on PostgreSQL to the memory target", () => {
     expect(renderResults(run(), targets)).toContain('| PostgreSQL | 138 MiB | 280 MiB | 165 MiB | < 300 MB (286 MiB) | ✓ |');
     const heavy = run();
     heavy.rows[2]!.atrium.peakRssBytes = 290 * 2 ** 20;
@@ -104,7 +111,14 @@ describe('bench/RESULTS.md shows the latest full run: the machine, the commit, e
       expect(writeResults(runs, results, targets)).toBe(false);
       appendRun(runs, run({ commit: 'a'.repeat(40) }));
       appendRun(runs, run({ commit: 'b'.repeat(40) }));
-      appendRun(runs, run({ commit: 'c'.repeat(40), full: false, options: { engines: ['postgres'], only: 'me', tickets: null, pgliteSharedBuffers: null } }));
+      appendRun(
+        runs,
+        run({
+          commit: 'c'.repeat(40),
+          full: false,
+          options: { engines: ['postgres'], only: 'me', tickets: null, pgliteSharedBuffers: null },
+        }),
+      );
       expect(readRuns(runs).map((entry) => entry.commit[0])).toEqual(['a', 'b', 'c']);
       expect(latestFullRun(readRuns(runs))?.commit[0]).toBe('b');
       expect(writeResults(runs, results, targets)).toBe(true);
@@ -114,7 +128,7 @@ describe('bench/RESULTS.md shows the latest full run: the machine, the commit, e
     }
   });
 
-  it('the committed file is the one the committed runs and the scenarios\' targets make', async () => {
+  it("the committed file is the one the committed runs and the scenarios' targets make", async () => {
     const current = await scenarioTargets();
     expect([...current.keys()].length).toBeGreaterThanOrEqual(10);
     const latest = latestFullRun(readRuns(RUNS));

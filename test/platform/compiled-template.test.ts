@@ -19,11 +19,14 @@ afterAll(async () => {
 });
 
 describe('a compiled template: one statement text, each call binding its own values', () => {
-  it('gives every call the same text with that call\'s values, in their places', () => {
-    const template = compiledTemplate(2, (a: number, b: string) => sql<{ x: number }>`select ${a} + length(${b}) as x where ${'fixed'} <> ''`);
+  it("gives every call the same text with that call's values, in their places", () => {
+    const template = compiledTemplate(
+      2,
+      (a: number, b: string) => sql<{ x: number }>`select ${a} + length(${b}) as x where ${'fixed'} <> ''`,
+    );
     const first = template(db, 1, 'one');
     const second = template(db, 2, 'two');
-    expect(first.sql).toBe('select $1 + length($2) as x where $3 <> \'\'');
+    expect(first.sql).toBe("select $1 + length($2) as x where $3 <> ''");
     expect(second.sql).toBe(first.sql);
     expect(first.parameters).toEqual([1, 'one', 'fixed']);
     expect(second.parameters).toEqual([2, 'two', 'fixed']);
@@ -42,7 +45,7 @@ describe('a compiled template binds an argument in every place it lands', () => 
 });
 
 describe('a compiled template refuses an argument that is not a value of its own', () => {
-  it('refuses one that chooses the statement\'s shape', () => {
+  it("refuses one that chooses the statement's shape", () => {
     const shaped = compiledTemplate(1, (admin: boolean) => (admin ? sql`select 1` : sql`select 2`));
     expect(() => shaped(db, false)).toThrow(/argument 0 is not a parameter/);
   });
@@ -55,8 +58,10 @@ describe('a compiled template refuses an argument that is not a value of its own
 
 describe('a compiled template binds once an argument that every place casts alike', () => {
   it('names one parameter in each place of an argument cast the same way everywhere', () => {
-    const scoped = compiledTemplate(2, (ids: readonly string[], key: string) =>
-      sql`select ${ids}::uuid[] as a, ${key} as k, ${ids}::uuid[] as b, ${'fixed'} as f, ${ids}::uuid[] as c`,
+    const scoped = compiledTemplate(
+      2,
+      (ids: readonly string[], key: string) =>
+        sql`select ${ids}::uuid[] as a, ${key} as k, ${ids}::uuid[] as b, ${'fixed'} as f, ${ids}::uuid[] as c`,
     );
     const ids = Object.freeze(['00000000-0000-0000-0000-000000000001']);
     const query = scoped(db, ids, 'ATR-1');
@@ -66,8 +71,10 @@ describe('a compiled template binds once an argument that every place casts alik
   });
 
   it('reads the one parameter in each of its places, on the database', async () => {
-    const filtered = compiledTemplate(2, (ids: readonly string[], other: readonly string[]) =>
-      sql<{ id: string; both: boolean }>`select id, (id = any(${ids}::uuid[]) and not id = any(${other}::uuid[])) as both
+    const filtered = compiledTemplate(
+      2,
+      (ids: readonly string[], other: readonly string[]) =>
+        sql<{ id: string; both: boolean }>`select id, (id = any(${ids}::uuid[]) and not id = any(${other}::uuid[])) as both
         from (values ('00000000-0000-0000-0000-000000000001'::uuid), ('00000000-0000-0000-0000-000000000002'::uuid)) as t(id)
         where id = any(${ids}::uuid[]) or id = any(${other}::uuid[]) order by id`,
     );

@@ -110,10 +110,7 @@ describe('configuration: a bad value stops start-up with one line naming the var
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/atrium' }],
     ['DATABASE_POOLER', { DATABASE_URL: 'postgres://db/atrium', DATABASE_POOLER: 'statement' }],
     ['DATABASE_POOLER', { DATABASE_POOLER: 'transaction' }],
-    [
-      'DATABASE_DIRECT_URL',
-      { DATABASE_URL: 'postgres://pooler/atrium', DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: 'db:5432' },
-    ],
+    ['DATABASE_DIRECT_URL', { DATABASE_URL: 'postgres://pooler/atrium', DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: 'db:5432' }],
     ['DATABASE_DIRECT_URL', { DATABASE_URL: 'postgres://db/atrium', DATABASE_DIRECT_URL: 'postgres://db/atrium' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['ATRIUM_DEMO', { ATRIUM_DEMO: 'maybe' }],
@@ -133,7 +130,9 @@ describe('configuration: a bad value stops start-up with one line naming the var
   });
 
   it('PGLITE_SHARED_BUFFERS: says what it takes', () => {
-    expect(refusal({ PGLITE_SHARED_BUFFERS: '2GB' })).toBe('PGLITE_SHARED_BUFFERS: "2GB" is not a size from 128kB to 1GB (write it like 32MB)');
+    expect(refusal({ PGLITE_SHARED_BUFFERS: '2GB' })).toBe(
+      'PGLITE_SHARED_BUFFERS: "2GB" is not a size from 128kB to 1GB (write it like 32MB)',
+    );
   });
 
   it('never repeats a database password in the message', () => {

@@ -41,7 +41,9 @@ describe('cors: any origin may call the API, MCP, OAuth endpoints and discovery 
     const reply = await preflight(path);
     expect(reply.status).toBeLessThan(300);
     expect(reply.headers['access-control-allow-origin']).toBe('*');
-    const allowed = String(reply.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
+    const allowed = String(reply.headers['access-control-allow-headers'])
+      .toLowerCase()
+      .split(/\s*,\s*/);
     for (const header of ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id']) expect(allowed).toContain(header);
     const methods = String(reply.headers['access-control-allow-methods']);
     for (const method of ['GET', 'POST']) expect(methods).toContain(method);

@@ -63,13 +63,16 @@ if (serverUrl !== null) {
           const reply = await create(`fault ${n}-${i}`);
           statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
           if (reply.status === 201) acknowledged.push(reply.body.key);
-          else if (reply.status !== 503 || reply.body.error?.code !== 'unavailable' || reply.headers['retry-after'] !== '5') unexpected.push(reply.text);
+          else if (reply.status !== 503 || reply.body.error?.code !== 'unavailable' || reply.headers['retry-after'] !== '5')
+            unexpected.push(reply.text);
         }
       };
       const clients = [0, 1, 2, 3].map(client);
       for (let round = 0; round < 6; round += 1) {
         await new Promise((resolve) => setTimeout(resolve, 150));
-        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [
+          database,
+        ]);
       }
       running = false;
       await Promise.all(clients);
@@ -85,9 +88,15 @@ if (serverUrl !== null) {
       }
       expect(served).toBe(true);
 
-      const stored = await service.db.selectFrom('tickets').select('key').where('key', 'in', acknowledged.length ? acknowledged : ['none']).execute();
+      const stored = await service.db
+        .selectFrom('tickets')
+        .select('key')
+        .where('key', 'in', acknowledged.length ? acknowledged : ['none'])
+        .execute();
       expect(stored.length).toBe(acknowledged.length);
-      console.log(`database faults: ${acknowledged.length} acknowledged, ${stored.length} stored, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+      console.log(
+        `database faults: ${acknowledged.length} acknowledged, ${stored.length} stored, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+      );
     });
   });
 }

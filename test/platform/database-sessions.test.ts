@@ -6,14 +6,14 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 // ADR 0008: what every connection of the service's pool is set to on PostgreSQL.
 const serverUrl = postgresServerUrl();
 
-describe.runIf(serverUrl !== null)('the service\'s PostgreSQL sessions: UTC, no JIT compilation, scans from the first page', () => {
+describe.runIf(serverUrl !== null)("the service's PostgreSQL sessions: UTC, no JIT compilation, scans from the first page", () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();
   });
   afterAll(() => service.close());
 
-  it('every pooled connection runs in UTC with JIT off, whatever the server\'s defaults', async () => {
+  it("every pooled connection runs in UTC with JIT off, whatever the server's defaults", async () => {
     // more at once than one connection can take, so that several of the pool's connections answer
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
@@ -27,7 +27,11 @@ describe.runIf(serverUrl !== null)('the service\'s PostgreSQL sessions: UTC, no 
     );
     expect(new Set(answers.map((a) => a.pid)).size).toBeGreaterThan(1);
     for (const answer of answers) {
-      expect({ zone: answer.zone, jit: answer.jit, synchronized: answer.synchronized }).toEqual({ zone: 'UTC', jit: 'off', synchronized: 'off' });
+      expect({ zone: answer.zone, jit: answer.jit, synchronized: answer.synchronized }).toEqual({
+        zone: 'UTC',
+        jit: 'off',
+        synchronized: 'off',
+      });
     }
   });
 });
@@ -43,8 +47,10 @@ describe('the same search twice answers the same tickets: scans are not synchron
   });
   afterAll(() => service.close());
 
-  it('the service\'s sessions start every sequential scan at the table\'s first page', async () => {
-    const { rows } = await sql<{ synchronized: string }>`select current_setting('synchronize_seqscans') as synchronized`.execute(service.db);
+  it("the service's sessions start every sequential scan at the table's first page", async () => {
+    const { rows } = await sql<{ synchronized: string }>`select current_setting('synchronize_seqscans') as synchronized`.execute(
+      service.db,
+    );
     expect(rows[0]!.synchronized).toBe('off');
   });
 });

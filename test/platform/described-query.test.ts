@@ -15,7 +15,9 @@ import { openTestDatabase, postgresServerUrl } from '../helpers/database.ts';
 let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase();
-  await sql`create table described (id int primary key, name text, seen timestamptz, tags text[], data jsonb, big bigint)`.execute(database.db);
+  await sql`create table described (id int primary key, name text, seen timestamptz, tags text[], data jsonb, big bigint)`.execute(
+    database.db,
+  );
   await sql`insert into described values
     (1, 'one', '2026-01-02 03:04:05.123456+00', '{a,b}', '{"x": [1, 2]}', 9007199254740991),
     (2, null, null, '{}', 'null', null)`.execute(database.db);
@@ -49,7 +51,9 @@ async function connect(): Promise<Client> {
     descriptions: () => descriptions,
     run: (name, text, values) =>
       new Promise((resolve, reject) => {
-        client.query(new DescribedQuery(name, text, values, (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult))));
+        client.query(
+          new DescribedQuery(name, text, values, (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult))),
+        );
       }),
   };
 }
@@ -66,7 +70,15 @@ describe('a named statement is described once per connection', () => {
       const third = await one.run('select_alike', SELECT, [5, 1]);
       expect(one.descriptions()).toBe(1);
       expect(first.rows).toEqual([
-        { id: 1, name: 'one', seen: '2026-01-02 03:04:05.123456+00', tags: ['a', 'b'], data: { x: [1, 2] }, big: 9007199254740991, next: 2 },
+        {
+          id: 1,
+          name: 'one',
+          seen: '2026-01-02 03:04:05.123456+00',
+          tags: ['a', 'b'],
+          data: { x: [1, 2] },
+          big: 9007199254740991,
+          next: 2,
+        },
         { id: 2, name: null, seen: null, tags: [], data: null, big: null, next: 2 },
       ]);
       expect(again.rows).toEqual(first.rows);
@@ -113,7 +125,7 @@ describe('a named statement is described once per connection', () => {
 });
 
 describe('a described statement that fails runs again after', () => {
-  it('refuses a value it cannot bind, with PostgreSQL\'s error, and answers the next run', async () => {
+  it("refuses a value it cannot bind, with PostgreSQL's error, and answers the next run", async () => {
     const one = await connect();
     try {
       await one.run('select_refused', SELECT, [1, 2]);

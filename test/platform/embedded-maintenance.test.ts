@@ -34,7 +34,9 @@ async function countersFlushed(): Promise<void> {
 }
 
 async function analyzedColumns(table: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = ${table}`.execute(service.db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = ${table}`.execute(service.db);
   return rows[0]!.n;
 }
 
@@ -54,7 +56,10 @@ describe.runIf(embedded)('the embedded database: tables vacuumed and analyzed as
     const created = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'TIX', summary: 'Edited over and over' } });
     expect(created.status, created.text).toBe(201);
     for (let i = 0; i < 80; i += 1) {
-      const edited = await service.request('PATCH', `/api/v1/tickets/${created.body.key}`, { token, body: { summary: `Edited ${i} times` } });
+      const edited = await service.request('PATCH', `/api/v1/tickets/${created.body.key}`, {
+        token,
+        body: { summary: `Edited ${i} times` },
+      });
       expect(edited.status, edited.text).toBe(200);
     }
     await countersFlushed();
@@ -68,7 +73,10 @@ describe.runIf(embedded)('the embedded database: tables vacuumed and analyzed as
   it('vacuums a table whose file grew by a fifth since its last vacuum, even with its counters lost (PGlite keeps none across a restart)', async () => {
     const words = () => Array.from({ length: 40 }, () => randomBytes(3).toString('hex')).join(' ');
     for (let i = 0; i < 150; i += 1) {
-      const made = await service.request('POST', '/api/v1/tickets', { token, body: { project: 'OTHER', summary: `Grown ${i}`, description: words() } });
+      const made = await service.request('POST', '/api/v1/tickets', {
+        token,
+        body: { project: 'OTHER', summary: `Grown ${i}`, description: words() },
+      });
       expect(made.status, made.text).toBe(201);
     }
     // The creates' counters are published first: one still pending would land after the reset

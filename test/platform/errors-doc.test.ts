@@ -12,7 +12,10 @@ function documentedCodes(): Map<string, number> {
   for (const match of section!.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|(.+)\|\s*$/gm)) {
     expect(rows.has(match[1]!), `${match[1]} is listed twice`).toBe(false);
     const cells = match[3]!.split(' | ');
-    expect(cells.every((cell) => cell.trim().length > 0), `${match[1]} says when and what to do`).toBe(true);
+    expect(
+      cells.every((cell) => cell.trim().length > 0),
+      `${match[1]} says when and what to do`,
+    ).toBe(true);
     rows.set(match[1]!, Number(match[2]));
   }
   return rows;

@@ -24,14 +24,15 @@ function expectError(reply: Reply, status: number, code: string, message?: strin
   else if (message) expect(reply.body.error.message).toMatch(message);
 }
 
-const echo = (body: unknown, headers: Record<string, string> = {}) => service.request('POST', '/api/v1/probe/echo', { token, body, headers });
+const echo = (body: unknown, headers: Record<string, string> = {}) =>
+  service.request('POST', '/api/v1/probe/echo', { token, body, headers });
 
 describe('errors: an unknown route is 404 not_found in the envelope', () => {
   it.each(['/api/v1/nothing-here', '/api/v1', '/api/v1/projects/CORE/nothing', '/api/v1/me/extra'])('%s', async (path) => {
     expectError(await service.request('GET', path, { token }), 404, 'not_found');
   });
 
-  it('answers a path that is not valid percent-encoding with 422 invalid, not the framework\'s own shape', async () => {
+  it("answers a path that is not valid percent-encoding with 422 invalid, not the framework's own shape", async () => {
     expectError(await service.request('GET', '/api/v1/projects/%', { token }), 422, 'invalid', /^\/: /);
     expectError(await service.request('GET', '/api/v1/projects/%E0%A4%A', { token }), 422, 'invalid', /^\/: /);
   });

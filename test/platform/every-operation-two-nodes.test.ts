@@ -12,9 +12,7 @@ import { startTestService, type Reply, type TestService } from '../helpers/servi
 // node, each request sent to the other node than the one before, so every change is read back
 // where it was not made. On PGlite, one process by design, both "nodes" are the same one.
 
-const OPERATIONS = JSON.parse(
-  fs.readFileSync(new URL('../fixtures/shared/spec/operations.json', import.meta.url), 'utf8'),
-) as {
+const OPERATIONS = JSON.parse(fs.readFileSync(new URL('../fixtures/shared/spec/operations.json', import.meta.url), 'utf8')) as {
   operations: { method: string; path: string }[];
 };
 
@@ -76,9 +74,7 @@ async function call(
     text: response.body,
     body: response.body ? JSON.parse(response.body) : undefined,
   };
-  expect(reply.status, `${operation} (${path}): ${reply.text.slice(0, 400)}`).toBe(
-    options.expect ?? (method === 'POST' ? 201 : 200),
-  );
+  expect(reply.status, `${operation} (${path}): ${reply.text.slice(0, 400)}`).toBe(options.expect ?? (method === 'POST' ? 201 : 200));
   return reply;
 }
 
@@ -97,8 +93,7 @@ describe('every operation of the spec answers on two nodes sharing one database,
     await call('PATCH /projects/{key}/request-types/{request_type}', '/projects/HELP/request-types/access-request', {
       body: { name: 'Ask for an account' },
     });
-    const types = (await call('GET /projects/{key}/request-types', '/projects/HELP/request-types')).body
-      .request_types as { key: string }[];
+    const types = (await call('GET /projects/{key}/request-types', '/projects/HELP/request-types')).body.request_types as { key: string }[];
     await call('POST /projects/{key}/request-types/order', '/projects/HELP/request-types/order', {
       body: { order: types.map((type) => type.key).reverse() },
       expect: 200,
@@ -118,8 +113,9 @@ describe('every operation of the spec answers on two nodes sharing one database,
     await call('POST /tickets/{key}/comments', `/tickets/${key}/comments`, { body: { body: 'A comment' } });
     await call('POST /tickets/{key}/worklogs', `/tickets/${key}/worklogs`, { body: { time_spent: '1h' } });
     await call('PUT /tickets/{key}/assignee', `/tickets/${key}/assignee`, { body: { assignee: 'marco@example.com' } });
-    const transitions = (await call('GET /tickets/{key}/transitions', `/tickets/${key}/transitions`)).body
-      .transitions as { name: string }[];
+    const transitions = (await call('GET /tickets/{key}/transitions', `/tickets/${key}/transitions`)).body.transitions as {
+      name: string;
+    }[];
     await call('POST /tickets/{key}/transitions', `/tickets/${key}/transitions`, {
       body: { transition: transitions[0]!.name },
       expect: 200,
@@ -145,16 +141,14 @@ describe('every operation of the spec answers on two nodes sharing one database,
       body: { key: 'ATR-2', column: 'In Review' },
       expect: 200,
     });
-    await call(
-      'POST /boards/{number}/sprints/{sprint}/complete',
-      `/boards/1/sprints/${encodeURIComponent('Sprint 14')}/complete`,
-      { body: {}, expect: 200 },
-    );
-    await call(
-      'POST /boards/{number}/sprints/{sprint}/start',
-      `/boards/1/sprints/${encodeURIComponent('Sprint 16')}/start`,
-      { body: {}, expect: 200 },
-    );
+    await call('POST /boards/{number}/sprints/{sprint}/complete', `/boards/1/sprints/${encodeURIComponent('Sprint 14')}/complete`, {
+      body: {},
+      expect: 200,
+    });
+    await call('POST /boards/{number}/sprints/{sprint}/start', `/boards/1/sprints/${encodeURIComponent('Sprint 16')}/start`, {
+      body: {},
+      expect: 200,
+    });
     await call('DELETE /boards/{number}/sprints/{sprint}', `/boards/1/sprints/${encodeURIComponent('Sprint 15')}`);
 
     // knowledge
@@ -196,18 +190,14 @@ describe('every operation of the spec answers on two nodes sharing one database,
       body: { description: 'Pairing, changed elsewhere' },
     });
     await call('GET /activities', '/activities?project=ATR');
-    const running = (
-      await call('POST /activities', '/activities', { body: { description: 'Running on one node', project: 'ATR' } })
-    ).body;
+    const running = (await call('POST /activities', '/activities', { body: { description: 'Running on one node', project: 'ATR' } })).body;
     await call('POST /activities/{id}/stop', `/activities/${running.id}/stop`, { body: {}, expect: 200 });
     await call('DELETE /activities/{id}', `/activities/${activity.id}`);
     await call('GET /reports/hours', '/reports/hours?from=2026-11-01&to=2026-11-30&group_by=project');
 
     // CRM
     await call('GET /contacts', '/contacts', { token: diego });
-    const contact = (
-      await call('POST /contacts', '/contacts', { token: diego, body: { name: 'Pia Pooled', company: 'Acme GmbH' } })
-    ).body;
+    const contact = (await call('POST /contacts', '/contacts', { token: diego, body: { name: 'Pia Pooled', company: 'Acme GmbH' } })).body;
     await call('GET /contacts/{id}', `/contacts/${contact.id}`, { token: diego });
     await call('PATCH /contacts/{id}', `/contacts/${contact.id}`, { token: diego, body: { job_title: 'Operator' } });
     await call('POST /contacts/{id}/emails', `/contacts/${contact.id}/emails`, {
@@ -238,20 +228,14 @@ describe('every operation of the spec answers on two nodes sharing one database,
     await call('GET /follow-ups', '/follow-ups', { token: diego });
     await call('POST /interactions/{id}/complete', `/interactions/${task.id}/complete`, { token: diego, expect: 200 });
 
-    const missing = OPERATIONS.operations
-      .map((o) => `${o.method} ${o.path}`)
-      .filter((operation) => !called.has(operation));
+    const missing = OPERATIONS.operations.map((o) => `${o.method} ${o.path}`).filter((operation) => !called.has(operation));
     expect(missing).toEqual([]);
   });
 });
 
 describe('reads and comments eight at a time, across two nodes, all answer', () => {
   // each runs `count` requests, `atOnce` in flight, spread over both nodes
-  async function burst(
-    count: number,
-    atOnce: number,
-    request: (app: FastifyInstance, i: number) => Promise<number>,
-  ): Promise<number[]> {
+  async function burst(count: number, atOnce: number, request: (app: FastifyInstance, i: number) => Promise<number>): Promise<number[]> {
     const statuses: number[] = [];
     let next = 0;
     await Promise.all(

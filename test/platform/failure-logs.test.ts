@@ -73,8 +73,7 @@ const entries = () => log.lines.map((line) => JSON.parse(line) as Record<string,
 
 describe('a 500’s log line has the request id, the operation, the class and the constraint, never data', () => {
   // a not-null violation names a column, not a constraint; a raised exception breaks no rule of a table
-  const constraintOf = (rule: Break) =>
-    rule === 'raised' || rule === 'contact_emails_contact_id_not_null' ? undefined : rule;
+  const constraintOf = (rule: Break) => (rule === 'raised' || rule === 'contact_emails_contact_id_not_null' ? undefined : rule);
 
   it.each(Object.keys(BREAKS) as Break[])('%s, through REST and MCP', async (rule) => {
     const requestId = `break-${rule.replace(/_/g, '-')}`;
@@ -96,9 +95,7 @@ describe('a 500’s log line has the request id, the operation, the class and th
 
   it('writes none of the row’s values anywhere in the log', () => {
     expect(log.lines.filter((line) => line.includes('probe_break')).length).toBeGreaterThan(6);
-    const leaks = log.lines.filter((line) =>
-      SECRETS.some((secret) => line.toLowerCase().includes(secret.toLowerCase())),
-    );
+    const leaks = log.lines.filter((line) => SECRETS.some((secret) => line.toLowerCase().includes(secret.toLowerCase())));
     expect(leaks).toEqual([]);
   });
 });

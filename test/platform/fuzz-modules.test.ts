@@ -18,8 +18,7 @@ let token: string;
 const hints: Record<'knowledge' | 'time' | 'crm', Hints> = { knowledge: {}, time: {}, crm: {} };
 
 const get = async (path: string) => (await service.request('GET', `/api/v1${path}`, { token })).body;
-const post = async (path: string, body: unknown) =>
-  (await service.request('POST', `/api/v1${path}`, { token, body })).body;
+const post = async (path: string, body: unknown) => (await service.request('POST', `/api/v1${path}`, { token, body })).body;
 
 async function knowledgeHints(): Promise<Hints> {
   // ENG's pages most, as ENG is the space named most
@@ -106,7 +105,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => service?.close());
 
-for (const [module, title] of [['knowledge', 'knowledge-base'], ['time', 'time-tracking'], ['crm', 'CRM']] as const) {
+for (const [module, title] of [
+  ['knowledge', 'knowledge-base'],
+  ['time', 'time-tracking'],
+  ['crm', 'CRM'],
+] as const) {
   describe(`fuzz: every ${title} operation, REST and MCP, ${CASES} cases each (seed ${SEED})`, () => {
     const target = (): FuzzTarget => ({ service, token, hints: hints[module] });
     const operations = registry.operations.filter((op) => op.module === module);

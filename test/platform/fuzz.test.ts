@@ -35,7 +35,9 @@ interface Case {
 function makeCase(op: Operation, random: Random): Case {
   const body = op.body ? plain(op.body) : null;
   const query = plain(op.query);
-  let path = op.path.replace(/:(\w+)/g, (_m, name: string) => (random.next() < 0.6 ? random.pick(REAL_PATH[name] ?? ['1']) : random.pick(ODD_PATH)));
+  let path = op.path.replace(/:(\w+)/g, (_m, name: string) =>
+    random.next() < 0.6 ? random.pick(REAL_PATH[name] ?? ['1']) : random.pick(ODD_PATH),
+  );
   const params = new URLSearchParams();
   for (const [name, schema] of Object.entries(query.properties ?? {})) {
     if (random.next() < 0.4) params.set(name, String(random.next() < 0.5 ? plausible(schema) : random.pick(ODD_VALUES)));
@@ -67,7 +69,12 @@ function makeCase(op: Operation, random: Random): Case {
     payload = payload.slice(0, Math.max(1, payload.length - 3));
     note = 'malformed JSON';
   } else if (shape < 0.1) {
-    headers['content-type'] = random.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data']);
+    headers['content-type'] = random.pick([
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-16',
+      'multipart/form-data',
+    ]);
     note = `content type ${headers['content-type']}`;
   } else if (shape < 0.13) {
     payload = random.pick(['[]', '"text"', '42', 'null', '']);
@@ -113,7 +120,8 @@ describe(`fuzz: every operation, ${CASES} cases each from its declaration (seed 
         if (reply.statusCode >= 500) fail(`${where}: ${reply.body.slice(0, 200)}`);
         if (reply.statusCode >= 400) {
           const body = reply.json() as { error?: { code?: unknown; message?: unknown } };
-          if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') fail(`${where}: not the envelope: ${reply.body.slice(0, 200)}`);
+          if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string')
+            fail(`${where}: not the envelope: ${reply.body.slice(0, 200)}`);
           if (before !== null && (await digest(service.db, tables)) !== before) {
             fail(`${where}: a refused request changed the database`);
           }

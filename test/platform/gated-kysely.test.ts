@@ -43,7 +43,10 @@ describe('a gated database handle sends nothing its gate holds back (a change wa
   it('holds a write until the gate opens, then sends it', async () => {
     const gate = new HandGate();
     const sent = database.queries.count;
-    const insert = gatedKysely(database.db, gate).insertInto('gate_probe' as never).values({ n: 1 } as never).execute();
+    const insert = gatedKysely(database.db, gate)
+      .insertInto('gate_probe' as never)
+      .values({ n: 1 } as never)
+      .execute();
     await settle();
     expect(database.queries.count).toBe(sent);
     expect(await rows()).toEqual([]);
@@ -84,11 +87,16 @@ describe('a gated database handle sends nothing its gate holds back (a change wa
       .transaction()
       .execute(async (trx) => {
         await sql`insert into gate_probe (n) values (4)`.execute(trx);
-        await sql`insert into gate_probe (n) values (5)`.execute(trx.withPlugin({ transformQuery: ({ node }) => node, transformResult: async ({ result }) => result }));
+        await sql`insert into gate_probe (n) values (5)`.execute(
+          trx.withPlugin({ transformQuery: ({ node }) => node, transformResult: async ({ result }) => result }),
+        );
       });
     // first the connection, then each statement (Kysely may ask for its connection again on the way)
     expect(gate.asked[0]).toBeNull();
-    expect(gate.asked.filter((query) => query !== null)).toEqual(['insert into gate_probe (n) values (4)', 'insert into gate_probe (n) values (5)']);
+    expect(gate.asked.filter((query) => query !== null)).toEqual([
+      'insert into gate_probe (n) values (4)',
+      'insert into gate_probe (n) values (5)',
+    ]);
     expect(await rows()).toEqual([4, 5]);
     await sql`delete from gate_probe`.execute(database.db);
   });
@@ -96,7 +104,10 @@ describe('a gated database handle sends nothing its gate holds back (a change wa
   it('refuses to stream, which no gate could hold', async () => {
     const gate = new HandGate();
     gate.open();
-    const rows = gatedKysely(database.db, gate).selectFrom('gate_probe' as never).selectAll().stream();
+    const rows = gatedKysely(database.db, gate)
+      .selectFrom('gate_probe' as never)
+      .selectAll()
+      .stream();
     await expect(rows.next()).rejects.toThrow('does not stream');
   });
 
@@ -112,7 +123,12 @@ describe("a change's one statement before its token's verdict: a plain SELECT ca
   const compiled = (query: ReturnType<typeof sql>) => query.compile(database.db);
 
   it('is a read whose statement binds the check', () => {
-    expect(carriesCheck(compiled(sql`/*prepare*/\n select ${tokenCheckColumn(values, 'prepared')} as token_check, t.key from tickets t`), values)).toBe(true);
+    expect(
+      carriesCheck(
+        compiled(sql`/*prepare*/\n select ${tokenCheckColumn(values, 'prepared')} as token_check, t.key from tickets t`),
+        values,
+      ),
+    ).toBe(true);
     expect(carriesCheck(compiled(sql`SELECT ${tokenCheckColumn(values, 'planned every time')} as token_check`), values)).toBe(true);
   });
 
@@ -121,8 +137,15 @@ describe("a change's one statement before its token's verdict: a plain SELECT ca
   });
 
   it('is not a statement that writes, whatever it binds', () => {
-    expect(carriesCheck(compiled(sql`with x as (delete from gate_probe returning n) select ${tokenCheckColumn(values, 'prepared')} from x`), values)).toBe(false);
-    expect(carriesCheck(compiled(sql`insert into gate_probe (n) select 1 where ${tokenCheckColumn(values, 'prepared')} is not null`), values)).toBe(false);
+    expect(
+      carriesCheck(
+        compiled(sql`with x as (delete from gate_probe returning n) select ${tokenCheckColumn(values, 'prepared')} from x`),
+        values,
+      ),
+    ).toBe(false);
+    expect(
+      carriesCheck(compiled(sql`insert into gate_probe (n) select 1 where ${tokenCheckColumn(values, 'prepared')} is not null`), values),
+    ).toBe(false);
     expect(carriesCheck(compiled(sql`update gate_probe set n = 1 where ${values[0]} is not null`), values)).toBe(false);
   });
 });

@@ -17,8 +17,7 @@ afterAll(async () => {
 });
 
 /** The history of the probe record, oldest first (the API has no history endpoint: spec 1). */
-const history = () =>
-  service.db.selectFrom('history').selectAll().where('entity_id', '=', PROBE_RECORD_ID).orderBy('at').execute();
+const history = () => service.db.selectFrom('history').selectAll().where('entity_id', '=', PROBE_RECORD_ID).orderBy('at').execute();
 
 const record = (value: string, fail?: 'known' | 'unexpected') =>
   service.request('POST', '/api/v1/probe/record', { token, body: { value, ...(fail ? { fail } : {}) } });

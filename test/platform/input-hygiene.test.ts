@@ -99,8 +99,7 @@ describe('input: arrays and objects nested deeper than 32 levels are refused wit
 
   it('objects as well as arrays, and a known field as well as an unknown one', async () => {
     const objects = `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`;
-    const send = (method: string, path: string, body: string) =>
-      service.request(method, `/api/v1${path}`, { token: t.lee, body });
+    const send = (method: string, path: string, body: string) => service.request(method, `/api/v1${path}`, { token: t.lee, body });
     await expect422(await send('POST', `/tickets/${deepKey}/comments`, `{"body": "x", "extra": ${objects}}`), '/extra');
     const points = `{"fields": {"points": ${nested(40, '1')}}}`;
     await expect422(await send('PATCH', `/tickets/${deepKey}`, points), '/fields');
@@ -178,7 +177,9 @@ describe('input: a body in a charset other than UTF-8 is refused with 422', () =
 
 describe('input: a request line too long for the server is 431 in the spec’s envelope', () => {
   it('a 20,000-character query', async () => {
-    const response = await fetch(`${service.url}/api/v1/tickets?query=${'a'.repeat(20_000)}`, { headers: { authorization: `Bearer ${t.lee}` } });
+    const response = await fetch(`${service.url}/api/v1/tickets?query=${'a'.repeat(20_000)}`, {
+      headers: { authorization: `Bearer ${t.lee}` },
+    });
     expect(response.status).toBe(431);
     expect(await response.json()).toEqual({
       error: { code: 'headers_too_large', message: 'The request line or headers are larger than 16 KiB; send a shorter query string' },

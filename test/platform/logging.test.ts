@@ -21,7 +21,9 @@ beforeAll(async () => {
   await service.request('POST', '/api/v1/probe/echo', { token, body: `{"title": "${BODY_MARKER}", ` });
   await service.request('GET', '/api/v1/probe/failure', { token });
   await service.request('GET', '/api/v1/me', { token: `${token}x` });
-  await service.request('GET', '/api/v1/me', { headers: { authorization: `Basic ${Buffer.from(`ada@example.com:${PASSWORD}`).toString('base64')}` } });
+  await service.request('GET', '/api/v1/me', {
+    headers: { authorization: `Basic ${Buffer.from(`ada@example.com:${PASSWORD}`).toString('base64')}` },
+  });
   await service.request('POST', '/login', {
     body: `email=ada%40example.com&password=${PASSWORD}&note=${BODY_MARKER}`,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -111,7 +113,11 @@ describe('logging: each request line says who, through which agent, which operat
       headers: { 'x-request-id': 'mcp-call-1', 'mcp-protocol-version': '2025-11-25' },
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'describe_project', arguments: { project: 'NOPE' } } },
     });
-    expect(entries().find((e) => e.reqId === 'mcp-call-1' && e.res)).toMatchObject({ operation: 'describe_project', agent: 'test agent', error: 'not_found' });
+    expect(entries().find((e) => e.reqId === 'mcp-call-1' && e.res)).toMatchObject({
+      operation: 'describe_project',
+      agent: 'test agent',
+      error: 'not_found',
+    });
   });
 });
 

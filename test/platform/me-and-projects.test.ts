@@ -6,7 +6,8 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   service = await startTestService();
-  for (const persona of ['ada', 'lee', 'dev1', 'dev2', 'vic', 'olga']) tokens[persona] = await service.token(`${persona}@example.com`, 'read', `${persona}'s agent`);
+  for (const persona of ['ada', 'lee', 'dev1', 'dev2', 'vic', 'olga'])
+    tokens[persona] = await service.token(`${persona}@example.com`, 'read', `${persona}'s agent`);
 });
 
 afterAll(async () => {
@@ -127,7 +128,10 @@ describe('GET /projects/{key}: a label a ticket adds is listed at the next reque
     const labels = async () => (await get('vic', '/projects/CORE')).body.labels as string[];
     expect(await labels()).toEqual(['backend']);
 
-    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Labelled', labels: ['backend', 'Fresh Label'] } });
+    const created = await service.request('POST', '/api/v1/tickets', {
+      token: lee,
+      body: { project: 'CORE', summary: 'Labelled', labels: ['backend', 'Fresh Label'] },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(await labels()).toEqual(['backend', 'fresh-label']);
 

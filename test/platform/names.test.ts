@@ -47,7 +47,7 @@ describe('names: case-insensitive, surrounding spaces ignored (spec 2.1)', () =>
   });
 
   it('normalizes names and labels the same way everywhere', () => {
-    expect(normalizeName('  Won\'t Do ')).toBe("won't do");
+    expect(normalizeName("  Won't Do ")).toBe("won't do");
     expect(normalizeLabel('  Needs  Review ')).toBe('needs-review');
     expect(normalizeLabel('backend')).toBe('backend');
   });

@@ -74,7 +74,9 @@ describe('operations: Prometheus metrics at /metrics, behind METRICS_TOKEN', () 
     const database = await openDatabase({ engine: 'pglite', memory: true });
     const app = await buildApp({ config: { publicUrl: 'http://localhost:8080', logLevel: 'silent' }, database });
     try {
-      expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).toBe(
+        404,
+      );
     } finally {
       await app.close();
       await database.close();

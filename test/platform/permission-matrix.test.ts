@@ -74,10 +74,16 @@ async function viaMcp(op: Operation, access: Access): Promise<(Outcome & { sente
   return { status: 200, code: result.isError ? 'tool_error' : null, sentence: result.isError ? result.content[0].text : undefined };
 }
 
-const moduleOf = (op: Operation): SwitchableModule | null => (op.module === 'core' || op.module === 'tickets' ? null : (op.module as SwitchableModule));
+const moduleOf = (op: Operation): SwitchableModule | null =>
+  op.module === 'core' || op.module === 'tickets' ? null : (op.module as SwitchableModule);
 
 /** What the spec demands whatever the operation's input: null when only the operation itself decides. */
-function demanded(op: Operation, access: Access, door: Door, switched: Switch): { status: number; code?: string; sentence?: RegExp } | null {
+function demanded(
+  op: Operation,
+  access: Access,
+  door: Door,
+  switched: Switch,
+): { status: number; code?: string; sentence?: RegExp } | null {
   if (switched === 'rest_api' && door === 'rest') return { status: 403, code: 'feature_disabled' };
   if (switched === 'mcp' && door === 'mcp') return { status: 403, code: 'feature_disabled' };
   if (switched === 'module' && moduleOf(op)) {
@@ -132,7 +138,8 @@ describe('permission matrix: operation × token × door × switch, generated fro
             }
             // Where nothing outside the operation decides, both doors agree on success or refusal.
             if (mcp && !demanded(op, access, 'rest', switched) && !demanded(op, access, 'mcp', switched)) {
-              if ((rest.status >= 400) !== (mcp.code === 'tool_error')) mine.push(`${op.name} ${access} switch:${switched}: REST ${rest.status} but MCP ${mcp.code ?? 'success'}`);
+              if (rest.status >= 400 !== (mcp.code === 'tool_error'))
+                mine.push(`${op.name} ${access} switch:${switched}: REST ${rest.status} but MCP ${mcp.code ?? 'success'}`);
             }
           }
         });

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-describe('a statement\'s answer arrives whole, however long', () => {
+describe("a statement's answer arrives whole, however long", () => {
   it('reads 20,000 rows of about 4 MB with characters of every width, in order and unchanged', async () => {
     const word = 'Grüße 東京 🚀 ';
     const { rows } = await sql<{ n: number; text: string }>`
@@ -26,7 +26,7 @@ describe('a statement\'s answer arrives whole, however long', () => {
 });
 
 describe('a failed statement fails alone', () => {
-  it('answers its error with PostgreSQL\'s code, and the next statements on the connection run', async () => {
+  it("answers its error with PostgreSQL's code, and the next statements on the connection run", async () => {
     await sql`create table connection_rule (id int primary key)`.execute(database.db);
     await sql`insert into connection_rule values (1)`.execute(database.db);
     await expect(sql`insert into connection_rule values (1)`.execute(database.db)).rejects.toMatchObject({ code: '23505' });
@@ -69,7 +69,7 @@ describe('a NOTIFY reaches the listeners of its channel once its transaction com
 });
 
 describe.runIf(postgresServerUrl() === null)('PGlite: one input to the engine per statement', () => {
-  it('runs a named statement\'s messages (bind, execute, sync) as one input, and a new one\'s with its parse', async () => {
+  it("runs a named statement's messages (bind, execute, sync) as one input, and a new one's with its parse", async () => {
     const engine = database.pglite!;
     const run = engine.execProtocolRawStream.bind(engine);
     let inputs = 0;

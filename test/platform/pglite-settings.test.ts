@@ -28,12 +28,20 @@ async function sharedBuffers(service: RunningService): Promise<string> {
   return result.rows[0]!.shared_buffers;
 }
 
-describe('PGLITE_SHARED_BUFFERS sets the embedded engine\'s buffer cache', () => {
-  it('keeps PGlite\'s own 128MB when unset', async () => {
-    expect(await sharedBuffers(await start({}))).toBe('128MB');
-  }, CLUSTER_TIMEOUT_MS);
+describe("PGLITE_SHARED_BUFFERS sets the embedded engine's buffer cache", () => {
+  it(
+    "keeps PGlite's own 128MB when unset",
+    async () => {
+      expect(await sharedBuffers(await start({}))).toBe('128MB');
+    },
+    CLUSTER_TIMEOUT_MS,
+  );
 
-  it('starts the engine with the size given', async () => {
-    expect(await sharedBuffers(await start({ PGLITE_SHARED_BUFFERS: '16mb' }))).toBe('16MB');
-  }, CLUSTER_TIMEOUT_MS);
+  it(
+    'starts the engine with the size given',
+    async () => {
+      expect(await sharedBuffers(await start({ PGLITE_SHARED_BUFFERS: '16mb' }))).toBe('16MB');
+    },
+    CLUSTER_TIMEOUT_MS,
+  );
 });

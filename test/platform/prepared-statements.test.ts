@@ -17,7 +17,9 @@ afterAll(() => database.close());
 
 /** A marked statement of its own text for `n`, and what it answers. */
 async function runMarked(db: Kysely<DB>, n: number): Promise<{ n: number; tag: string }> {
-  const { rows } = await sql<{ n: number; tag: string }>`${sql.raw(PREPARE)} select ${n}::int as n, ${sql.lit(`tag ${n}`)} as tag`.execute(db);
+  const { rows } = await sql<{ n: number; tag: string }>`${sql.raw(PREPARE)} select ${n}::int as n, ${sql.lit(`tag ${n}`)} as tag`.execute(
+    db,
+  );
   return rows[0]!;
 }
 

@@ -91,4 +91,10 @@ export const moduleOperations: Operation[] = MODULE_SWITCHES.map((module) =>
 );
 
 /** The service's own operations plus the probes above. */
-export const probeRegistry = createRegistry([...registry.operations, echoOperation, failingOperation, recordOperation, ...moduleOperations]);
+export const probeRegistry = createRegistry([
+  ...registry.operations,
+  echoOperation,
+  failingOperation,
+  recordOperation,
+  ...moduleOperations,
+]);

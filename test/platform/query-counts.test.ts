@@ -31,13 +31,17 @@ async function roundTrips(send: () => Promise<{ status: number; text: string }>,
   return service.database.queries.count - before;
 }
 
-const rest = (method: string, path: string, body?: () => unknown, as: () => string = () => t.lee) => () =>
-  service.request(method, `/api/v1${path}`, { token: as(), body: body?.() });
+const rest =
+  (method: string, path: string, body?: () => unknown, as: () => string = () => t.lee) =>
+  () =>
+    service.request(method, `/api/v1${path}`, { token: as(), body: body?.() });
 
-const tool = (name: string, args: () => Record<string, unknown>, as: () => string = () => t.lee) => async () => {
-  const reply = await postMcp(service, rpc('tools/call', { name, arguments: args() }), { token: as() });
-  return { status: reply.body.result.isError ? 422 : 200, text: JSON.stringify(reply.body) };
-};
+const tool =
+  (name: string, args: () => Record<string, unknown>, as: () => string = () => t.lee) =>
+  async () => {
+    const reply = await postMcp(service, rpc('tools/call', { name, arguments: args() }), { token: as() });
+    return { status: reply.body.result.isError ? 422 : 200, text: JSON.stringify(reply.body) };
+  };
 
 let n = 0;
 const HOT: [string, () => Promise<{ status: number; text: string }>, number, number][] = [
@@ -53,15 +57,50 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['GET /boards/{n}/backlog', rest('GET', '/boards/1/backlog'), 200, 1],
   ['POST /tickets', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}` })), 201, 2],
   // labels the project has: named from the structure store
-  ['POST /tickets with a label', rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })), 201, 2],
-  ['PATCH /tickets/{key} labels', rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })), 200, 7],
-  ['POST /tickets/{key}/transitions', rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 2],
+  [
+    'POST /tickets with a label',
+    rest('POST', '/tickets', () => ({ project: 'CORE', summary: `Counted create ${(n += 1)}`, labels: ['counted'] })),
+    201,
+    2,
+  ],
+  [
+    'PATCH /tickets/{key} labels',
+    rest('PATCH', '/tickets/CORE-5', () => ({ labels: n++ % 2 ? ['counted'] : ['counted', 'again'] })),
+    200,
+    7,
+  ],
+  [
+    'POST /tickets/{key}/transitions',
+    rest('POST', '/tickets/CORE-2/transitions', () => ({ transition: n++ % 2 ? 'To Do' : 'In Progress' })),
+    200,
+    2,
+  ],
   ['POST /tickets/{key}/comments', rest('POST', '/tickets/CORE-1/comments', () => ({ body: 'Counted' })), 201, 2],
   // the workspace gives time:log to no role: an administrator logs the work
-  ['POST /tickets/{key}/worklogs', rest('POST', '/tickets/CORE-1/worklogs', () => ({ time_spent: '5m' }), () => t.ada), 201, 2],
-  ['POST /boards/{n}/moves', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })), 200, 7],
+  [
+    'POST /tickets/{key}/worklogs',
+    rest(
+      'POST',
+      '/tickets/CORE-1/worklogs',
+      () => ({ time_spent: '5m' }),
+      () => t.ada,
+    ),
+    201,
+    2,
+  ],
+  [
+    'POST /boards/{n}/moves',
+    rest('POST', '/boards/1/moves', () => ({ key: 'CORE-3', column: 'To Do', ...(n++ % 2 ? { before: 'CORE-4' } : {}) })),
+    200,
+    7,
+  ],
   // into another column: the transition is written on the card's locked read
-  ['POST /boards/{n}/moves across columns', rest('POST', '/boards/1/moves', () => ({ key: 'CORE-5', column: n++ % 2 ? 'To Do' : 'Doing' })), 200, 8],
+  [
+    'POST /boards/{n}/moves across columns',
+    rest('POST', '/boards/1/moves', () => ({ key: 'CORE-5', column: n++ % 2 ? 'To Do' : 'Doing' })),
+    200,
+    8,
+  ],
   ['MCP whoami', tool('whoami', () => ({})), 200, 1],
   ['MCP describe_project', tool('describe_project', () => ({ project: 'CORE' })), 200, 1],
   ['MCP get_ticket', tool('get_ticket', () => ({ key: 'CORE-1' })), 200, 1],
@@ -69,7 +108,16 @@ const HOT: [string, () => Promise<{ status: number; text: string }>, number, num
   ['MCP get_board', tool('get_board', () => ({ board: 1, sprint: 'none' })), 200, 1],
   ['MCP get_backlog', tool('get_backlog', () => ({ board: 1 })), 200, 1],
   ['MCP add_comment', tool('add_comment', () => ({ key: 'CORE-1', body: 'Counted' })), 200, 2],
-  ['MCP log_work', tool('log_work', () => ({ key: 'CORE-1', time_spent: '5m' }), () => t.ada), 200, 2],
+  [
+    'MCP log_work',
+    tool(
+      'log_work',
+      () => ({ key: 'CORE-1', time_spent: '5m' }),
+      () => t.ada,
+    ),
+    200,
+    2,
+  ],
   ['MCP transition_ticket', tool('transition_ticket', () => ({ key: 'CORE-6', transition: n++ % 2 ? 'To Do' : 'In Progress' })), 200, 2],
 ];
 

@@ -437,7 +437,10 @@ describe('each turn of the switch is in the audit log, made by the atrium CLI', 
     const browser = new Browser(service);
     await browser.logIn(ADMIN.email, ADMIN.password);
     const audit = (await browser.get('/admin/audit')).text;
-    const rows = audit.split('<tbody>')[1]!.split('</tr>').filter((row) => row.includes('workspace setting read_only'));
+    const rows = audit
+      .split('<tbody>')[1]!
+      .split('</tr>')
+      .filter((row) => row.includes('workspace setting read_only'));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toContain('atrium CLI');
   });

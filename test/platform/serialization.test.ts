@@ -56,7 +56,14 @@ describe('a nullable field is serialized by its type, not validated again', () =
     const serialize = serializerFor(Board);
     const full = {
       cards: [
-        { key: 'A-1', assignee: { id: 'm1', name: 'Lee' }, resolved_at: '2026-01-02T03:04:05.600000Z', estimate: 3600, category: 'done', labels: ['x'] },
+        {
+          key: 'A-1',
+          assignee: { id: 'm1', name: 'Lee' },
+          resolved_at: '2026-01-02T03:04:05.600000Z',
+          estimate: 3600,
+          category: 'done',
+          labels: ['x'],
+        },
         { key: 'A-2', assignee: null, resolved_at: null, estimate: null, category: null, labels: [] },
       ],
       archived_at: null,
@@ -66,8 +73,23 @@ describe('a nullable field is serialized by its type, not validated again', () =
 
   it('leaves out what the schema does not declare, inside a nullable object too', () => {
     const serialize = serializerFor(Card);
-    const card = { key: 'A-3', assignee: { id: 'm2', name: 'Kim', email: 'kim@example.test' }, resolved_at: null, estimate: 0, category: 'todo', labels: [], secret: 1 };
-    expect(JSON.parse(serialize(card))).toEqual({ key: 'A-3', assignee: { id: 'm2', name: 'Kim' }, resolved_at: null, estimate: 0, category: 'todo', labels: [] });
+    const card = {
+      key: 'A-3',
+      assignee: { id: 'm2', name: 'Kim', email: 'kim@example.test' },
+      resolved_at: null,
+      estimate: 0,
+      category: 'todo',
+      labels: [],
+      secret: 1,
+    };
+    expect(JSON.parse(serialize(card))).toEqual({
+      key: 'A-3',
+      assignee: { id: 'm2', name: 'Kim' },
+      resolved_at: null,
+      estimate: 0,
+      category: 'todo',
+      labels: [],
+    });
   });
 
   it('chooses the branch by type alone: a string is written as a string without its format checked', () => {
@@ -77,7 +99,10 @@ describe('a nullable field is serialized by its type, not validated again', () =
   });
 
   it('keeps an anyOf whose branches are not one plain type and null', () => {
-    const Either = Type.Object({ value: Type.Union([Type.String(), Type.Integer()]), maybe: Nullable(Type.Union([Type.String(), Type.Integer()])) });
+    const Either = Type.Object({
+      value: Type.Union([Type.String(), Type.Integer()]),
+      maybe: Nullable(Type.Union([Type.String(), Type.Integer()])),
+    });
     const rewritten = withNullableTypeLists(Either);
     expect(at(rewritten, 'properties', 'value', 'anyOf')).toHaveLength(2);
     expect(at(rewritten, 'properties', 'maybe', 'anyOf')).toHaveLength(2);

@@ -73,7 +73,9 @@ describe('switches: a module switched off is 403 feature_disabled naming the mod
       expect(off.body.error.code).toBe('feature_disabled');
       expect(off.body.error.message).toContain(MODULE_LABELS[module as (typeof MODULE_SWITCHES)[number]]);
       // Other modules are not affected (but those living on it: sprints live on boards).
-      const other = moduleOperations.find((o) => o.module !== module && MODULE_HOSTS[o.module as (typeof MODULE_SWITCHES)[number]] !== module)!;
+      const other = moduleOperations.find(
+        (o) => o.module !== module && MODULE_HOSTS[o.module as (typeof MODULE_SWITCHES)[number]] !== module,
+      )!;
       await setSwitch(service.db, other.module as (typeof MODULE_SWITCHES)[number], true);
       expect((await service.request('GET', concrete(other.path), { token: writer })).status).toBe(200);
       await setSwitch(service.db, module as (typeof MODULE_SWITCHES)[number], true);

@@ -29,7 +29,7 @@ describe('timestamps: ISO 8601 in UTC with microseconds (spec 2.1)', () => {
     expect(() => toTimestamp('yesterday')).toThrow();
   });
 
-  it('refuses text of a full timestamp\'s length with a letter or a wrong separator in it', () => {
+  it("refuses text of a full timestamp's length with a letter or a wrong separator in it", () => {
     expect(() => toTimestamp('2026-01-02 03:04:05.12345x+00')).toThrow();
     expect(() => toTimestamp('2026-01-02 03:04:05,123456+00')).toThrow();
     expect(() => toTimestamp('2026/01/02 03:04:05.123456+00')).toThrow();

@@ -104,7 +104,10 @@ describe('personal tokens: only the Authorization: Bearer header carries a token
   });
 
   it('is refused in a cookie', async () => {
-    expectRefused(await service.request('GET', '/api/v1/me', { headers: { cookie: `access_token=${secret}; token=${secret}` } }), CHALLENGE);
+    expectRefused(
+      await service.request('GET', '/api/v1/me', { headers: { cookie: `access_token=${secret}; token=${secret}` } }),
+      CHALLENGE,
+    );
   });
 
   it('is refused through basic auth', async () => {
@@ -219,7 +222,10 @@ describe('personal tokens: a read that carries its token check in its own statem
 
   beforeAll(async () => {
     const lee = await service.token('lee@example.com', 'write', 'ticket maker');
-    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Read with its check' } });
+    const created = await service.request('POST', '/api/v1/tickets', {
+      token: lee,
+      body: { project: 'CORE', summary: 'Read with its check' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     key = created.body.key;
   });
@@ -310,12 +316,16 @@ describe('personal tokens: a comment whose first read carries its token check wr
   beforeAll(async () => {
     ada = await service.token('ada@example.com', 'read', 'comment counter');
     const lee = await service.token('lee@example.com', 'write', 'ticket maker');
-    const created = await service.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Commented with its check' } });
+    const created = await service.request('POST', '/api/v1/tickets', {
+      token: lee,
+      body: { project: 'CORE', summary: 'Commented with its check' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     key = created.body.key;
   });
 
-  const comment = (secret: string, body: string, ticket = key) => service.request('POST', `/api/v1/tickets/${ticket}/comments`, { token: secret, body: { body } });
+  const comment = (secret: string, body: string, ticket = key) =>
+    service.request('POST', `/api/v1/tickets/${ticket}/comments`, { token: secret, body: { body } });
   const bodies = async (): Promise<string[]> => {
     const reply = await service.request('GET', `/api/v1/tickets/${key}`, { token: ada });
     expect(reply.status).toBe(200);
@@ -344,7 +354,7 @@ describe('personal tokens: a comment whose first read carries its token check wr
     expectRefused(await comment(secret, 'nowhere', 'CORE-99999'), INVALID_CHALLENGE);
   });
 
-  it('refuses a revoked token whose comment is refused before its read ran with 401, not the body\'s error', async () => {
+  it("refuses a revoked token whose comment is refused before its read ran with 401, not the body's error", async () => {
     const { id, secret } = await mint('Lee Lead');
     expect((await comment(secret, 'held')).status).toBe(201);
     expect((await comment(secret, '')).status).toBe(422);
@@ -398,7 +408,12 @@ describe('personal tokens: a comment whose first read carries its token check wr
     const refused = await comment(viewer, 'from a viewer');
     expect(refused.status).toBe(403);
     try {
-      await apply(FILE.replace('- { name: Lee Lead,', '- { name: Lee Renamed,').replace('permissions: [project:view]', 'permissions: [project:view, ticket:comment]'));
+      await apply(
+        FILE.replace('- { name: Lee Lead,', '- { name: Lee Renamed,').replace(
+          'permissions: [project:view]',
+          'permissions: [project:view, ticket:comment]',
+        ),
+      );
       const renamed = await comment(secret, 'as Lee Renamed');
       expect(renamed.status).toBe(201);
       expect(renamed.body.author.name).toBe('Lee Renamed');

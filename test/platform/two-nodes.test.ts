@@ -40,7 +40,10 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
   it('lets exactly one of two concurrent refreshes of one refresh token win, across nodes', async () => {
     const flow = await obtainCode(first);
     const tokens = (await exchange(first, flow)).json;
-    const [a, b] = await Promise.all([refreshWith(first, flow.client, tokens.refresh_token), refreshWith(node2, flow.client, tokens.refresh_token)]);
+    const [a, b] = await Promise.all([
+      refreshWith(first, flow.client, tokens.refresh_token),
+      refreshWith(node2, flow.client, tokens.refresh_token),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 400]);
     expect([a, b].find((r) => r.status === 400)!.json.error).toBe('invalid_grant');
   });
@@ -106,7 +109,10 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: one service', (
     const labels = async () => (await node2.request('GET', '/api/v1/projects/CORE', { token: lee })).body.labels as string[];
     expect(await labels()).not.toContain('two-nodes');
     expect(await labels()).not.toContain('two-nodes');
-    const created = await first.request('POST', '/api/v1/tickets', { token: lee, body: { project: 'CORE', summary: 'Labelled elsewhere', labels: ['two-nodes'] } });
+    const created = await first.request('POST', '/api/v1/tickets', {
+      token: lee,
+      body: { project: 'CORE', summary: 'Labelled elsewhere', labels: ['two-nodes'] },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(await labels()).toContain('two-nodes');
   });
@@ -140,7 +146,10 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: a CRM role take
     const contacts = async (service: TestService) => (await service.request('GET', '/api/v1/contacts', { token: vic })).status;
     expect([await contacts(node2), await contacts(node2)]).toEqual([200, 200]);
 
-    await applyWorkspace(first.db, parseWorkspaceYaml(file.replace(viewer, '    - { role: CRM viewer, members: [cora@example.com] }\n'), 'crm-workspace.yaml'));
+    await applyWorkspace(
+      first.db,
+      parseWorkspaceYaml(file.replace(viewer, '    - { role: CRM viewer, members: [cora@example.com] }\n'), 'crm-workspace.yaml'),
+    );
     expect(await contacts(node2)).toBe(403);
     expect(await contacts(first)).toBe(403);
 
@@ -149,27 +158,33 @@ describe.runIf(serverUrl !== null)('two nodes on one PostgreSQL: a CRM role take
   });
 });
 
-describe.runIf(serverUrl !== null)('several nodes starting at once on an empty PostgreSQL database: migrations and the workspace made once', () => {
-  const name = `atrium_nodes_${randomBytes(4).toString('hex')}`;
-  const nodes: Database[] = [];
+describe.runIf(serverUrl !== null)(
+  'several nodes starting at once on an empty PostgreSQL database: migrations and the workspace made once',
+  () => {
+    const name = `atrium_nodes_${randomBytes(4).toString('hex')}`;
+    const nodes: Database[] = [];
 
-  const admin = (query: string) => adminQuery(serverUrl!, query);
+    const admin = (query: string) => adminQuery(serverUrl!, query);
 
-  afterAll(async () => {
-    for (const node of nodes) await node.close();
-    await admin(`drop database if exists ${name} with (force)`);
-  });
+    afterAll(async () => {
+      for (const node of nodes) await node.close();
+      await admin(`drop database if exists ${name} with (force)`);
+    });
 
-  it('three nodes prepare the database together: each migration runs once, one node creates the workspace', async () => {
-    await admin(`create database ${name}`);
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
-    for (let i = 0; i < 3; i++) nodes.push(await openDatabase({ engine: 'postgres', url: url.href }));
-    const results = await Promise.all(nodes.map((node) => prepareWorkspace(node.db, { demo: false })));
-    expect(results.filter((r) => r.created)).toHaveLength(1);
-    for (const node of nodes) expect(await pendingMigrations(node.db)).toEqual([]);
-    const runs = await sql<{ name: string; times: number }>`select name, count(*)::int as times from kysely_migration group by name`.execute(nodes[0]!.db);
-    expect(runs.rows.map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
-    expect(runs.rows.every((r) => r.times === 1)).toBe(true);
-  });
-});
+    it('three nodes prepare the database together: each migration runs once, one node creates the workspace', async () => {
+      await admin(`create database ${name}`);
+      const url = new URL(serverUrl!);
+      url.pathname = `/${name}`;
+      for (let i = 0; i < 3; i++) nodes.push(await openDatabase({ engine: 'postgres', url: url.href }));
+      const results = await Promise.all(nodes.map((node) => prepareWorkspace(node.db, { demo: false })));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      for (const node of nodes) expect(await pendingMigrations(node.db)).toEqual([]);
+      const runs = await sql<{
+        name: string;
+        times: number;
+      }>`select name, count(*)::int as times from kysely_migration group by name`.execute(nodes[0]!.db);
+      expect(runs.rows.map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
+      expect(runs.rows.every((r) => r.times === 1)).toBe(true);
+    });
+  },
+);

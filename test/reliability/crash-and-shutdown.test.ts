@@ -67,7 +67,14 @@ function load(url: string, token: string, make: (n: number) => { path: string; b
       const sentBeforeSignal = !signalled;
       const target = new URL(route, url);
       const request = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        },
         (response) => {
           let text = '';
           response.setEncoding('utf8').on('data', (d: string) => (text += d));
@@ -109,7 +116,11 @@ afterAll(async () => {
 });
 
 async function reopen(workspace: Workspace) {
-  return openDatabase(workspace.engine === 'postgres' ? { engine: 'postgres', url: workspace.env.DATABASE_URL! } : { engine: 'pglite', dataDir: workspace.dataDir });
+  return openDatabase(
+    workspace.engine === 'postgres'
+      ? { engine: 'postgres', url: workspace.env.DATABASE_URL! }
+      : { engine: 'pglite', dataDir: workspace.dataDir },
+  );
 }
 
 describe('graceful shutdown: SIGTERM finishes what the server accepted and loses nothing it acknowledged', () => {
@@ -134,7 +145,9 @@ describe('graceful shutdown: SIGTERM finishes what the server accepted and loses
     try {
       const stored = await database.db.selectFrom('tickets').select('key').where('key', 'in', acknowledged).execute();
       expect(stored.length).toBe(acknowledged.length);
-      console.log(`shutdown (${workspace.engine}): ${before.length} requests sent before SIGTERM, ${acknowledged.length} acknowledged, ${stored.length} kept, ${before.filter((o) => o.status === 503).length} told 503, 0 reset`);
+      console.log(
+        `shutdown (${workspace.engine}): ${before.length} requests sent before SIGTERM, ${acknowledged.length} acknowledged, ${stored.length} kept, ${before.filter((o) => o.status === 503).length} told 503, 0 reset`,
+      );
     } finally {
       await database.close();
     }
@@ -148,7 +161,8 @@ describe('crash safety: kill -9 mid-load loses nothing acknowledged and leaves n
     const server = await serve(workspace);
     const token = await mint(workspace);
     const traffic = load(server.url, token, (n) => {
-      if (n % 3 === 0) return { path: '/api/v1/tickets', body: { project: 'ATR', summary: `Crash load ${n}`, description: `crashword ${n}` } };
+      if (n % 3 === 0)
+        return { path: '/api/v1/tickets', body: { project: 'ATR', summary: `Crash load ${n}`, description: `crashword ${n}` } };
       if (n % 3 === 1) return { path: '/api/v1/tickets/ATR-1/comments', body: { body: `Crash comment ${n}` } };
       return { path: '/api/v1/tickets/ATR-1/worklogs', body: { time_spent: '5m', body: `Crash work ${n}` } };
     });
@@ -162,21 +176,44 @@ describe('crash safety: kill -9 mid-load loses nothing acknowledged and leaves n
     const ids = ok.filter((b) => !b.key).map((b) => b.id!);
     const database = await reopen(workspace);
     try {
-      const keptTickets = await database.db.selectFrom('tickets').select('key').where('key', 'in', tickets.length ? tickets : ['none']).execute();
-      const keptComments = await database.db.selectFrom('comments').select('id').where('id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000']).execute();
-      const keptWorklogs = await database.db.selectFrom('worklogs').select('id').where('id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000']).execute();
+      const keptTickets = await database.db
+        .selectFrom('tickets')
+        .select('key')
+        .where('key', 'in', tickets.length ? tickets : ['none'])
+        .execute();
+      const keptComments = await database.db
+        .selectFrom('comments')
+        .select('id')
+        .where('id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])
+        .execute();
+      const keptWorklogs = await database.db
+        .selectFrom('worklogs')
+        .select('id')
+        .where('id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])
+        .execute();
       expect(keptTickets.length).toBe(tickets.length);
       expect(keptComments.length + keptWorklogs.length).toBe(ids.length);
       // nothing half-written: every ticket has its created history entry and a search document
       const orphans = await database.db
         .selectFrom('tickets as t')
         .select('t.key')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('history as h').select('h.id').whereRef('h.entity_id', '=', 't.id').where('h.kind', '=', 'created'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(eb.selectFrom('history as h').select('h.id').whereRef('h.entity_id', '=', 't.id').where('h.kind', '=', 'created')),
+          ),
+        )
         .execute();
       expect(orphans).toEqual([]);
-      const unindexed = await database.db.selectFrom('tickets').select('key').where('key', 'in', tickets.length ? tickets : ['none']).where('search_vector', '=', '').execute();
+      const unindexed = await database.db
+        .selectFrom('tickets')
+        .select('key')
+        .where('key', 'in', tickets.length ? tickets : ['none'])
+        .where('search_vector', '=', '')
+        .execute();
       expect(unindexed).toEqual([]);
-      console.log(`crash (${workspace.engine}): ${traffic.outcomes.length} requests, ${ok.length} acknowledged (${tickets.length} tickets, ${ids.length} comments and worklogs), 0 lost`);
+      console.log(
+        `crash (${workspace.engine}): ${traffic.outcomes.length} requests, ${ok.length} acknowledged (${tickets.length} tickets, ${ids.length} comments and worklogs), 0 lost`,
+      );
     } finally {
       await database.close();
     }

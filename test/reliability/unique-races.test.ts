@@ -85,8 +85,7 @@ describe('company names unique (companies_name_key): of renames to one name, one
 
 describe('an address belongs to one contact (contact_emails_address_key): one create is 201, the others 422', () => {
   it('creates 10 contacts with one address at once', async () => {
-    const create = (node: TestService, i: number) =>
-      api(node, 'POST', '/contacts', { name: `Racer ${i}`, email: 'one@race.example' });
+    const create = (node: TestService, i: number) => api(node, 'POST', '/contacts', { name: `Racer ${i}`, email: 'one@race.example' });
     const replies = await race(RACERS, create);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual([201, ...Array(RACERS - 1).fill(422)]);
@@ -146,8 +145,7 @@ describe('label names unique in a project (labels_name_key): every ticket with a
 describe('request type keys unique in a project (request_types_key_per_project): one 201, the others 422', () => {
   it('creates 10 forms of one key at once', async () => {
     const form = { key: 'race-form', ticket_type: 'Question' };
-    const create = (node: TestService, i: number) =>
-      api(node, 'POST', '/projects/HELP/request-types', { ...form, name: `Race form ${i}` });
+    const create = (node: TestService, i: number) => api(node, 'POST', '/projects/HELP/request-types', { ...form, name: `Race form ${i}` });
     const replies = await race(RACERS, create);
     expect(texts(replies)).toEqual([]);
     expect(statuses(replies)).toEqual([201, ...Array(RACERS - 1).fill(422)]);

@@ -54,14 +54,20 @@ describe('no duplicate keys under 32 concurrent creates into one project', () =>
   it('gives each of 32 creates, two projects interleaved, its own key, named the same in its answer, its row and its history', async () => {
     const replies = await Promise.all(
       Array.from({ length: 32 }, (_, i) =>
-        service.request('POST', '/api/v1/tickets', { token, body: { project: i % 2 ? 'OTHER' : 'TIX', summary: `Interleaved ${i}`, labels: [`burst-${i % 4}`] } }),
+        service.request('POST', '/api/v1/tickets', {
+          token,
+          body: { project: i % 2 ? 'OTHER' : 'TIX', summary: `Interleaved ${i}`, labels: [`burst-${i % 4}`] },
+        }),
       ),
     );
     expect(replies.every((r) => r.status === 201)).toBe(true);
     const keys = replies.map((r) => r.body.key as string);
     expect(new Set(keys).size).toBe(32);
     for (const project of ['TIX', 'OTHER']) {
-      const numbers = keys.filter((k) => k.startsWith(`${project}-`)).map((k) => Number(k.split('-')[1])).sort((a, b) => a - b);
+      const numbers = keys
+        .filter((k) => k.startsWith(`${project}-`))
+        .map((k) => Number(k.split('-')[1]))
+        .sort((a, b) => a - b);
       expect(numbers).toHaveLength(16);
       expect(numbers.at(-1)! - numbers[0]!).toBe(15);
     }

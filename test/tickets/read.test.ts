@@ -19,10 +19,38 @@ describe('ticket shape: every field of spec 2.4 is present', () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(
       [
-        'key', 'summary', 'project', 'type', 'status', 'priority', 'assignee', 'labels', 'updated_at', 'url',
-        'description', 'environment', 'resolution', 'reporter', 'parent', 'components', 'fix_versions', 'affected_versions',
-        'security_level', 'request_type', 'due_date', 'created_at', 'resolved_at', 'original_estimate_seconds',
-        'remaining_estimate_seconds', 'time_spent_seconds', 'fields', 'comments', 'worklogs', 'links', 'subtasks', 'transitions',
+        'key',
+        'summary',
+        'project',
+        'type',
+        'status',
+        'priority',
+        'assignee',
+        'labels',
+        'updated_at',
+        'url',
+        'description',
+        'environment',
+        'resolution',
+        'reporter',
+        'parent',
+        'components',
+        'fix_versions',
+        'affected_versions',
+        'security_level',
+        'request_type',
+        'due_date',
+        'created_at',
+        'resolved_at',
+        'original_estimate_seconds',
+        'remaining_estimate_seconds',
+        'time_spent_seconds',
+        'fields',
+        'comments',
+        'worklogs',
+        'links',
+        'subtasks',
+        'transitions',
       ].sort(),
     );
     expect(body).toMatchObject({
@@ -108,7 +136,9 @@ describe('security levels: a hidden ticket is 403 and never listed', () => {
     expect(seen.links.map((l: { ticket: string }) => l.ticket).sort()).toEqual(['TIX-2', 'TIX-3']);
     expect(seen.subtasks.map((s: { key: string }) => s.key)).toEqual(['TIX-2', 'TIX-3']);
     const hidden = (await get('dev2', '/tickets/TIX-1')).body;
-    expect(hidden.links).toEqual([{ relation: 'blocks', ticket: 'TIX-3', summary: 'Document the proxy settings', status: { name: 'To Do', category: 'todo' } }]);
+    expect(hidden.links).toEqual([
+      { relation: 'blocks', ticket: 'TIX-3', summary: 'Document the proxy settings', status: { name: 'To Do', category: 'todo' } },
+    ]);
     expect(hidden.subtasks.map((s: { key: string }) => s.key)).toEqual(['TIX-3']);
   });
 
@@ -161,7 +191,8 @@ describe('projects: a ticket in a project the member cannot see is 404', () => {
 });
 
 describe('restricted comments: shown only to members in the role or group', () => {
-  const bodies = async (who: string) => (await get(who, '/tickets/TIX-1')).body.comments.map((c: { body: { text: string } }) => c.body.text);
+  const bodies = async (who: string) =>
+    (await get(who, '/tickets/TIX-1')).body.comments.map((c: { body: { text: string } }) => c.body.text);
 
   it('shows a role-restricted comment to the role holder and a group-restricted one to the group', async () => {
     expect(await bodies('lee')).toEqual([
@@ -183,7 +214,8 @@ describe('restricted comments: shown only to members in the role or group', () =
   });
 
   it('searches restricted comments only where the member may read them', async () => {
-    const keys = async (who: string, query: string) => (await get(who, `/tickets?query=${query}`)).body.tickets.map((t: { key: string }) => t.key);
+    const keys = async (who: string, query: string) =>
+      (await get(who, `/tickets?query=${query}`)).body.tickets.map((t: { key: string }) => t.key);
     expect(await keys('lee', 'zeppelin')).toEqual(['TIX-1']);
     expect(await keys('dev2', 'zeppelin')).toEqual([]);
     expect(await keys('dev1', 'walrus')).toEqual(['TIX-1']);

@@ -25,19 +25,32 @@ const RARE_KEY = `TIX-${PER_PROJECT + 100}`;
  * dev2 is not granted, and 20 small projects like OTHER.
  */
 async function harbourWorkspace(): Promise<string> {
-  const workspace = parse(await readFile(new URL('tickets-workspace.yaml', FIXTURES), 'utf8')) as { projects: { key: string; name: string; tickets: object[] }[] };
+  const workspace = parse(await readFile(new URL('tickets-workspace.yaml', FIXTURES), 'utf8')) as {
+    projects: { key: string; name: string; tickets: object[] }[];
+  };
   for (const project of workspace.projects) {
     for (let i = 0; i < PER_PROJECT; i += 1) {
       const number = 100 + i;
       const hidden = project.key === 'TIX' && i < HIDDEN;
       if (hidden) hiddenKeys.add(`TIX-${number}`);
-      project.tickets.push({ number, summary: hidden ? `Harbour crane secret ${i}` : `Harbour crane ${i}`, reporter: 'lee@example.com', ...(hidden ? { security_level: 'Staff only' } : {}) });
+      project.tickets.push({
+        number,
+        summary: hidden ? `Harbour crane secret ${i}` : `Harbour crane ${i}`,
+        reporter: 'lee@example.com',
+        ...(hidden ? { security_level: 'Staff only' } : {}),
+      });
     }
   }
-  workspace.projects.find((p) => p.key === 'TIX')!.tickets.push({ number: PER_PROJECT + 100, summary: 'Harbour crane with a zeppelin mooring', reporter: 'lee@example.com' });
+  workspace.projects
+    .find((p) => p.key === 'TIX')!
+    .tickets.push({ number: PER_PROJECT + 100, summary: 'Harbour crane with a zeppelin mooring', reporter: 'lee@example.com' });
   const other = workspace.projects.find((p) => p.key === 'OTHER')!;
   for (let n = 1; n <= SMALL_PROJECTS; n += 1) {
-    const tickets = Array.from({ length: PER_SMALL_PROJECT }, (_, i) => ({ number: i + 1, summary: `Harbour crane ${i}`, reporter: 'lee@example.com' }));
+    const tickets = Array.from({ length: PER_SMALL_PROJECT }, (_, i) => ({
+      number: i + 1,
+      summary: `Harbour crane ${i}`,
+      reporter: 'lee@example.com',
+    }));
     workspace.projects.push({ ...other, key: `H${n}`, name: `Harbour ${n}`, tickets });
   }
   return stringify(workspace);
@@ -72,7 +85,11 @@ describe('search: a word most tickets hold finds them like any other word', () =
     for (const query of ['query=harb&project=TIX', 'query=harbour%20crane', 'query=crane&project=TIX&sort=key']) {
       const keys = [];
       for (let offset = 0; offset < 250; offset += 100) {
-        keys.push(...(await service.request('GET', `/api/v1/tickets?${query}&limit=100&offset=${offset}`, { token: tokens.dev2 })).body.tickets.map((t: { key: string }) => t.key));
+        keys.push(
+          ...(await service.request('GET', `/api/v1/tickets?${query}&limit=100&offset=${offset}`, { token: tokens.dev2 })).body.tickets.map(
+            (t: { key: string }) => t.key,
+          ),
+        );
       }
       expect(keys).toHaveLength(250);
       expect(new Set(keys).size).toBe(250);
@@ -110,10 +127,18 @@ describe('search: a common word is planned once per connection, not on every req
       ),
     );
     const byConnection = new Map(reads.map((read) => [read.rows[0]!.pid, read.rows[0]!]));
-    return [...byConnection.values()].reduce((sum, p) => ({ generic: sum.generic + p.generic, custom: sum.custom + p.custom }), { generic: 0, custom: 0 });
+    return [...byConnection.values()].reduce((sum, p) => ({ generic: sum.generic + p.generic, custom: sum.custom + p.custom }), {
+      generic: 0,
+      custom: 0,
+    });
   };
 
-  for (const query of ['query=harb', 'query=harb&project=TIX', 'query=crane&project=TIX&assignee=unassigned&status=open', 'query=harb&type=task']) {
+  for (const query of [
+    'query=harb',
+    'query=harb&project=TIX',
+    'query=crane&project=TIX&assignee=unassigned&status=open',
+    'query=harb&type=task',
+  ]) {
     it(`keeps the generic plan of ${query}`, async () => {
       const before = await plans();
       for (let i = 0; i < 12; i += 1) expect((await search(query)).total).toBe(250);
@@ -127,7 +152,11 @@ describe('search: a common word is planned once per connection, not on every req
 
 describe('search: a word counts as common when reading tickets finds 250 candidates sooner than the search index', () => {
   // The bench's workspace, as its statistics read: "payment" in half of 100,000 tickets.
-  const bench: WordFrequencies = { lexemes: ['bench', 'customer', 'p17', 'payment'], shares: [0.0286, 0.53, 0.0466, 0.483], tickets: 100_000 };
+  const bench: WordFrequencies = {
+    lexemes: ['bench', 'customer', 'p17', 'payment'],
+    shares: [0.0286, 0.53, 0.0466, 0.483],
+    tickets: 100_000,
+  };
 
   it('takes a word in half the tickets, and each of its beginnings, as common', () => {
     expect(matchesAreCommon(bench, ['payment'], 250)).toBe(true);

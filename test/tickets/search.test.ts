@@ -7,7 +7,8 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   service = await startTestService({ workspace: 'tickets-workspace.yaml' });
   for (const who of ['lee', 'dev1', 'dev2']) tokens[who] = await service.token(`${who}@example.com`);
-  const make = (body: Record<string, unknown>) => service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'TIX', ...body } });
+  const make = (body: Record<string, unknown>) =>
+    service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'TIX', ...body } });
   await make({ summary: 'Payment gateway rejects refunds', labels: ['payments'], priority: 'Low' });
   await make({ summary: 'Refund emails', description: 'The payment receipt is wrong', priority: 'High', assignee: 'Dev Two' });
   await make({ summary: 'Unrelated chore', fields: { story_points: 4711 } });
@@ -56,7 +57,10 @@ describe('search: words inside HTML-like text are words like any other', () => {
       token: tokens.lee,
       body: { project: 'TIX', summary: 'Markup in text', description: 'Some <b>boldface</b> words' },
     });
-    await service.request('POST', `/api/v1/tickets/${made.body.key}/comments`, { token: tokens.lee, body: { body: 'Try <script>alert(1)</script> in the title' } });
+    await service.request('POST', `/api/v1/tickets/${made.body.key}/comments`, {
+      token: tokens.lee,
+      body: { body: 'Try <script>alert(1)</script> in the title' },
+    });
     expect(await keys('query=alert')).toEqual([made.body.key]);
     expect(await keys('query=boldface')).toEqual([made.body.key]);
   });
@@ -76,7 +80,8 @@ describe('search: reads the member’s own writes at once', () => {
   });
 
   it('finds a changed summary at once and forgets the old one', async () => {
-    const key = (await service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'TIX', summary: 'Zanzibar' } })).body.key;
+    const key = (await service.request('POST', '/api/v1/tickets', { token: tokens.lee, body: { project: 'TIX', summary: 'Zanzibar' } }))
+      .body.key;
     await service.request('PATCH', `/api/v1/tickets/${key}`, { token: tokens.lee, body: { summary: 'Madagascar' } });
     expect(await keys('query=zanzibar')).toEqual([]);
     expect(await keys('query=madagascar')).toEqual([key]);
@@ -94,7 +99,9 @@ describe('search: filters', () => {
     expect(await keys('assignee=me', 'dev1')).toEqual(['TIX-1']);
     expect(await summaries('assignee=Dev%20Two')).toEqual(['Refund emails']);
     expect(await keys('reporter=Dev%20One')).toEqual(['TIX-3']);
-    expect((await search('assignee=unassigned&limit=100')).body.tickets.every((t: { assignee: unknown }) => t.assignee === null)).toBe(true);
+    expect((await search('assignee=unassigned&limit=100')).body.tickets.every((t: { assignee: unknown }) => t.assignee === null)).toBe(
+      true,
+    );
   });
 
   it('filters by label, type and project', async () => {
@@ -122,7 +129,7 @@ describe('search: filters', () => {
 
 describe('search: sorts', () => {
   it('sorts by key', async () => {
-    expect((await keys('project=TIX&sort=key&limit=4'))).toEqual(['TIX-1', 'TIX-2', 'TIX-3', 'TIX-4']);
+    expect(await keys('project=TIX&sort=key&limit=4')).toEqual(['TIX-1', 'TIX-2', 'TIX-3', 'TIX-4']);
   });
 
   it('sorts by priority, highest first', async () => {
@@ -132,7 +139,9 @@ describe('search: sorts', () => {
 
   it('sorts by priority without a query, and by key with one', async () => {
     const order = ['High', 'Medium', 'Low', null];
-    const found = (await search('project=TIX&sort=priority&limit=100')).body.tickets.map((t: { priority: string | null }) => order.indexOf(t.priority));
+    const found = (await search('project=TIX&sort=priority&limit=100')).body.tickets.map((t: { priority: string | null }) =>
+      order.indexOf(t.priority),
+    );
     expect(found).toContain(0);
     expect(found).toContain(2);
     expect(found).toEqual([...found].sort((a, b) => a - b));
@@ -147,7 +156,7 @@ describe('search: sorts', () => {
   });
 
   it('sorts by created', async () => {
-    expect((await summaries('label=bulk&sort=created&limit=1'))).toEqual(['Bulk item 24']);
+    expect(await summaries('label=bulk&sort=created&limit=1')).toEqual(['Bulk item 24']);
   });
 });
 
@@ -170,7 +179,18 @@ describe('search: limit 1 to 100, default 20, and offset', () => {
 
   it('answers summaries with every field', async () => {
     const [ticket] = (await search('query=TIX-1')).body.tickets;
-    expect(Object.keys(ticket).sort()).toEqual(['assignee', 'key', 'labels', 'priority', 'project', 'status', 'summary', 'type', 'updated_at', 'url']);
+    expect(Object.keys(ticket).sort()).toEqual([
+      'assignee',
+      'key',
+      'labels',
+      'priority',
+      'project',
+      'status',
+      'summary',
+      'type',
+      'updated_at',
+      'url',
+    ]);
   });
 });
 
@@ -180,9 +200,14 @@ describe('search: every comment a member may read stays searchable as the ticket
 
   it('finds the words of each new comment, of one made with a transition and of one made with an assignment', async () => {
     const key = (await write('POST', '/tickets', { project: 'TIX', summary: 'Many voices' })).body.key;
-    for (const word of ['wallaby', 'wombat', 'bilby']) expect((await write('POST', `/tickets/${key}/comments`, { body: `Saw a ${word} today` })).status).toBe(201);
-    expect((await write('POST', `/tickets/${key}/transitions`, { transition: 'Start', comment: 'Started after the dingo left' })).status).toBe(200);
-    expect((await write('PUT', `/tickets/${key}/assignee`, { assignee: 'Dev Two', comment: 'Over to you, echidna expert' })).status).toBe(200);
+    for (const word of ['wallaby', 'wombat', 'bilby'])
+      expect((await write('POST', `/tickets/${key}/comments`, { body: `Saw a ${word} today` })).status).toBe(201);
+    expect(
+      (await write('POST', `/tickets/${key}/transitions`, { transition: 'Start', comment: 'Started after the dingo left' })).status,
+    ).toBe(200);
+    expect((await write('PUT', `/tickets/${key}/assignee`, { assignee: 'Dev Two', comment: 'Over to you, echidna expert' })).status).toBe(
+      200,
+    );
     for (const word of ['wallaby', 'wombat', 'bilby', 'dingo', 'echidna']) expect(await keys(`query=${word}`)).toEqual([key]);
   });
 
@@ -206,7 +231,11 @@ describe('search: every comment a member may read stays searchable as the ticket
 describe('search: a query’s matches are paged and sorted like any list', () => {
   it('pages the matches of a query with limit and offset, with their total on every page', async () => {
     const pages = await Promise.all([0, 10, 20].map(async (offset) => (await search(`query=bulk&limit=10&offset=${offset}`)).body));
-    expect(pages.map((p) => [p.total, p.tickets.length])).toEqual([[25, 10], [25, 10], [25, 5]]);
+    expect(pages.map((p) => [p.total, p.tickets.length])).toEqual([
+      [25, 10],
+      [25, 10],
+      [25, 5],
+    ]);
     const found = pages.flatMap((p) => p.tickets.map((t: { summary: string }) => t.summary));
     expect(new Set(found).size).toBe(25);
     expect((await search('query=bulk&offset=30')).body).toMatchObject({ total: 25, tickets: [] });

@@ -30,7 +30,12 @@ const get = (path: string) => service.request('GET', `/api/v1${path}`, { token: 
  */
 async function requestAtThisVersion() {
   const { rows } = await sql<{ version: string }>`select config_version::text as version from workspace_settings`.execute(service.db);
-  return { db: service.db, structure: new StructureStore(), settings: { configVersion: Number(rows[0]!.version) }, publicUrl: 'http://atrium.test' };
+  return {
+    db: service.db,
+    structure: new StructureStore(),
+    settings: { configVersion: Number(rows[0]!.version) },
+    publicUrl: 'http://atrium.test',
+  };
 }
 
 /** An administrator's scope: every ticket visible, so findTicketDetail reads everything. */
@@ -61,8 +66,13 @@ describe('workspace structure: a change to the workspace file shows at the next 
   it('lists the assignable members the file sets, with their names as the file gives them', async () => {
     const assignable = async () => ((await get('/projects/TIX')).body.assignable_users as { name: string }[]).map((m) => m.name).sort();
     expect(await assignable()).toEqual(['Ada Admin', 'Dev One', 'Dev Two', 'Lee Lead']);
-    const changed = FILE.replace('- { name: Developers, members: [dev1@example.com, dev2@example.com] }', '- { name: Developers, members: [dev1@example.com, vic@example.com] }')
-      .replace('- { name: Dev One, email: dev1@example.com, username: dev1 }', '- { name: Dev Uno, email: dev1@example.com, username: dev1 }');
+    const changed = FILE.replace(
+      '- { name: Developers, members: [dev1@example.com, dev2@example.com] }',
+      '- { name: Developers, members: [dev1@example.com, vic@example.com] }',
+    ).replace(
+      '- { name: Dev One, email: dev1@example.com, username: dev1 }',
+      '- { name: Dev Uno, email: dev1@example.com, username: dev1 }',
+    );
     expect(changed).not.toBe(FILE);
     await apply(changed);
     expect(await assignable()).toEqual(['Ada Admin', 'Dev Uno', 'Lee Lead', 'Vic Viewer']);
@@ -88,7 +98,10 @@ describe('security levels: a level granted or taken shows at the next request (r
     expect((await asDev2('/tickets/TIX-2')).status).toBe(403);
     expect((await asDev2('/tickets?project=TIX')).body.tickets.map((t: { key: string }) => t.key)).not.toContain('TIX-2');
 
-    const granted = FILE.replace('members: [dev1@example.com], roles: [Lead]', 'members: [dev1@example.com, dev2@example.com], roles: [Lead]');
+    const granted = FILE.replace(
+      'members: [dev1@example.com], roles: [Lead]',
+      'members: [dev1@example.com, dev2@example.com], roles: [Lead]',
+    );
     expect(granted).not.toBe(FILE);
     await apply(granted);
     expect((await asDev2('/tickets/TIX-2')).status).toBe(200);
@@ -102,13 +115,20 @@ describe('security levels: a level granted or taken shows at the next request (r
 
 // Lists (search, filters, boards, backlogs) name a ticket's project, type, priority and status
 // from the structure kept in memory, not from the database per row.
-const transition = (key: string, name: string) => service.request('POST', `/api/v1/tickets/${key}/transitions`, { token: lee, body: { transition: name } });
+const transition = (key: string, name: string) =>
+  service.request('POST', `/api/v1/tickets/${key}/transitions`, { token: lee, body: { transition: name } });
 
 /** The fixture with one more status (category in progress) and a transition into it from anywhere. */
 function withStatus(text: string, status: string, transitionName: string): string {
   const changed = text
-    .replace('      - { name: Done, category: done }\n', `      - { name: Done, category: done }\n      - { name: ${status}, category: in_progress }\n`)
-    .replace('      - { name: Reopen, from: [Done], to: To Do }', `      - { name: Reopen, from: [Done], to: To Do }\n      - { name: ${transitionName}, from: any, to: ${status} }`);
+    .replace(
+      '      - { name: Done, category: done }\n',
+      `      - { name: Done, category: done }\n      - { name: ${status}, category: in_progress }\n`,
+    )
+    .replace(
+      '      - { name: Reopen, from: [Done], to: To Do }',
+      `      - { name: Reopen, from: [Done], to: To Do }\n      - { name: ${transitionName}, from: any, to: ${status} }`,
+    );
   expect(changed.split(status).length - 1).toBe(2);
   return changed;
 }
@@ -117,21 +137,35 @@ const BLOCKED = withStatus(FILE, 'Blocked', 'Block')
   .replace('priorities: [High, Medium, Low]', 'priorities: [Urgent, High, Medium, Low]')
   .replace('ticket_types: [Task, Bug,', 'ticket_types: [Task, Bug, Spike,');
 
-describe('lists name a ticket\'s status, priority and type as the workspace file has them at that request', () => {
+describe("lists name a ticket's status, priority and type as the workspace file has them at that request", () => {
   it('shows a status, priority and type the file adds in filters and search at the next request', async () => {
-    const listed = async () => (await get('/tickets?project=TIX&sort=key&limit=100')).body.tickets.find((t: { key: string }) => t.key === 'TIX-3');
+    const listed = async () =>
+      (await get('/tickets?project=TIX&sort=key&limit=100')).body.tickets.find((t: { key: string }) => t.key === 'TIX-3');
     expect(await listed()).toMatchObject({ key: 'TIX-3', project: 'TIX', status: { name: 'To Do' }, priority: null, type: 'Task' });
 
     await apply(BLOCKED);
     expect((await transition('TIX-3', 'Block')).status).toBe(200);
-    expect((await service.request('PATCH', '/api/v1/tickets/TIX-3', { token: lee, body: { priority: 'Urgent', type: 'Spike' } })).status).toBe(200);
+    expect(
+      (await service.request('PATCH', '/api/v1/tickets/TIX-3', { token: lee, body: { priority: 'Urgent', type: 'Spike' } })).status,
+    ).toBe(200);
 
-    expect(await listed()).toMatchObject({ key: 'TIX-3', project: 'TIX', status: { name: 'Blocked', category: 'in_progress' }, priority: 'Urgent', type: 'Spike' });
+    expect(await listed()).toMatchObject({
+      key: 'TIX-3',
+      project: 'TIX',
+      status: { name: 'Blocked', category: 'in_progress' },
+      priority: 'Urgent',
+      type: 'Spike',
+    });
     const found = await get('/tickets?query=TIX-3');
-    expect(found.body.tickets[0]).toMatchObject({ key: 'TIX-3', status: { name: 'Blocked', category: 'in_progress' }, priority: 'Urgent', type: 'Spike' });
+    expect(found.body.tickets[0]).toMatchObject({
+      key: 'TIX-3',
+      status: { name: 'Blocked', category: 'in_progress' },
+      priority: 'Urgent',
+      type: 'Spike',
+    });
   });
 
-  it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
+  it("reads the names again when the request began before the change that added its ticket's status", async () => {
     // A request keeps the config_version it read with its token, while its later statements see
     // a change committed since: a status the store, at that version, has never heard of.
     const request = await requestAtThisVersion();
@@ -144,7 +178,12 @@ describe('lists name a ticket\'s status, priority and type as the workspace file
     expect((await transition('TIX-1', 'Park')).status).toBe(200);
 
     const [summary] = await summariesOf(request, [await cellsOf('TIX-1')]);
-    expect(summary).toMatchObject({ key: 'TIX-1', project: 'TIX', status: { name: 'Parked', category: 'in_progress' }, url: 'http://atrium.test/browse/TIX-1' });
+    expect(summary).toMatchObject({
+      key: 'TIX-1',
+      project: 'TIX',
+      status: { name: 'Parked', category: 'in_progress' },
+      url: 'http://atrium.test/browse/TIX-1',
+    });
   });
 });
 
@@ -152,7 +191,7 @@ describe('lists name a ticket\'s status, priority and type as the workspace file
 // the same structure kept in memory (detail.ts, nameTicketDetail).
 const PARKED = withStatus(BLOCKED, 'Parked', 'Park');
 
-describe('a ticket\'s detail names its type, status, priority and security level as the workspace file has them at that request', () => {
+describe("a ticket's detail names its type, status, priority and security level as the workspace file has them at that request", () => {
   it('shows the names the file gives them at the next request', async () => {
     await apply(PARKED);
     const names = async () => {
@@ -169,7 +208,14 @@ describe('a ticket\'s detail names its type, status, priority and security level
       };
     };
     const subtaskBefore = { type: 'Task', status: 'To Do', project: 'TIX' };
-    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked', link: 'Blocked', subtask: subtaskBefore });
+    expect(await names()).toEqual({
+      type: 'Bug',
+      priority: 'High',
+      level: 'Staff only',
+      status: 'Blocked',
+      link: 'Blocked',
+      subtask: subtaskBefore,
+    });
 
     const renamed = PARKED.replace('priorities: [Urgent, High, Medium, Low]', 'priorities: [Urgent, HIGH, Medium, Low]')
       .replace('ticket_types: [Task, Bug, Spike,', 'ticket_types: [Task, BUG, Spike,')
@@ -179,13 +225,27 @@ describe('a ticket\'s detail names its type, status, priority and security level
     expect(['HIGH', 'BUG', 'STAFF ONLY', 'BLOCKED', 'TO DO'].every((name) => renamed.includes(name))).toBe(true);
     await apply(renamed);
     const subtaskRenamed = { type: 'Task', status: 'TO DO', project: 'TIX' };
-    expect(await names()).toEqual({ type: 'BUG', priority: 'HIGH', level: 'STAFF ONLY', status: 'BLOCKED', link: 'BLOCKED', subtask: subtaskRenamed });
+    expect(await names()).toEqual({
+      type: 'BUG',
+      priority: 'HIGH',
+      level: 'STAFF ONLY',
+      status: 'BLOCKED',
+      link: 'BLOCKED',
+      subtask: subtaskRenamed,
+    });
 
     await apply(PARKED);
-    expect(await names()).toEqual({ type: 'Bug', priority: 'High', level: 'Staff only', status: 'Blocked', link: 'Blocked', subtask: subtaskBefore });
+    expect(await names()).toEqual({
+      type: 'Bug',
+      priority: 'High',
+      level: 'Staff only',
+      status: 'Blocked',
+      link: 'Blocked',
+      subtask: subtaskBefore,
+    });
   });
 
-  it('reads the names again when the request began before the change that added its ticket\'s status', async () => {
+  it("reads the names again when the request began before the change that added its ticket's status", async () => {
     const request = await requestAtThisVersion();
     const read = async (key: string) => (await findTicketDetail(service.db, key, ADMIN_SCOPE))!;
     expect(await nameTicketDetail(request, await read('TIX-3'))).toMatchObject({ key: 'TIX-3', status_name: 'Blocked' });
@@ -195,21 +255,26 @@ describe('a ticket\'s detail names its type, status, priority and security level
 
     const row = await nameTicketDetail(request, await read('TIX-3'));
     expect(row).toMatchObject({ key: 'TIX-3', project_key: 'TIX', status_name: 'Shelved', status_category: 'in_progress' });
-    expect(row.workflow_id).toBe((await sql<{ id: string }>`select workflow_id as id from ticket_types where id = ${row.type_id}`.execute(service.db)).rows[0]!.id);
+    expect(row.workflow_id).toBe(
+      (await sql<{ id: string }>`select workflow_id as id from ticket_types where id = ${row.type_id}`.execute(service.db)).rows[0]!.id,
+    );
   });
 });
 
 // the file as the tests above leave it: every status a ticket is in stays listed
 const SHELVED = withStatus(PARKED, 'Shelved', 'Shelve');
 
-describe('a ticket\'s detail names its components, versions and custom fields in its project\'s order, as the workspace file has them at that request', () => {
+describe("a ticket's detail names its components, versions and custom fields in its project's order, as the workspace file has them at that request", () => {
   // fix versions come only from the file (PATCH sets components and fields): a ticket it adds has both of TIX's
   const VERSIONED = SHELVED.replace(
     '      - number: 5\n',
     "      - { number: 50, summary: Ships twice, type: Task, reporter: lee@example.com, fix_versions: ['2.0', '1.0'] }\n      - number: 5\n",
   );
   const setLists = () =>
-    service.request('PATCH', '/api/v1/tickets/TIX-50', { token: lee, body: { components: ['Web', 'API'], fields: { platforms: ['linux'], story_points: '3' } } });
+    service.request('PATCH', '/api/v1/tickets/TIX-50', {
+      token: lee,
+      body: { components: ['Web', 'API'], fields: { platforms: ['linux'], story_points: '3' } },
+    });
   const lists = async () => {
     const { components, fix_versions, affected_versions, fields } = (await get('/tickets/TIX-50')).body;
     return { components, fix_versions, affected_versions, fields, fieldOrder: Object.keys(fields) };
@@ -231,23 +296,39 @@ describe('a ticket\'s detail names its components, versions and custom fields in
     const { components, fix_versions, affected_versions, fields } = patched.body;
     expect({ components, fix_versions, affected_versions, fields, fieldOrder: Object.keys(fields) }).toEqual(shown);
 
-    const reordered = VERSIONED.replace('components: [API, { name: Web, default_assignee: dev2@example.com },', 'components: [{ name: Web, default_assignee: dev2@example.com }, API,')
+    const reordered = VERSIONED.replace(
+      'components: [API, { name: Web, default_assignee: dev2@example.com },',
+      'components: [{ name: Web, default_assignee: dev2@example.com }, API,',
+    )
       .replace("versions: ['1.0', '2.0']", "versions: ['2.0', '1.0']")
       .replace('      - { key: story_points, name: Story points, type: number }\n', '')
-      .replace('      - { key: reviewer, name: Reviewer, type: person }\n', '      - { key: reviewer, name: Reviewer, type: person }\n      - { key: story_points, name: Story points, type: number }\n');
+      .replace(
+        '      - { key: reviewer, name: Reviewer, type: person }\n',
+        '      - { key: reviewer, name: Reviewer, type: person }\n      - { key: story_points, name: Story points, type: number }\n',
+      );
     expect(reordered.indexOf('story_points')).toBeGreaterThan(reordered.indexOf('key: platforms'));
     await apply(reordered);
-    expect(await lists()).toMatchObject({ components: ['Web', 'API'], fix_versions: ['2.0', '1.0'], fieldOrder: ['platforms', 'story_points'] });
+    expect(await lists()).toMatchObject({
+      components: ['Web', 'API'],
+      fix_versions: ['2.0', '1.0'],
+      fieldOrder: ['platforms', 'story_points'],
+    });
 
     await apply(VERSIONED);
-    expect(await lists()).toMatchObject({ components: ['API', 'Web'], fix_versions: ['1.0', '2.0'], fieldOrder: ['story_points', 'platforms'] });
+    expect(await lists()).toMatchObject({
+      components: ['API', 'Web'],
+      fix_versions: ['1.0', '2.0'],
+      fieldOrder: ['story_points', 'platforms'],
+    });
   });
 
-  it('reads the project again when the request began before the change that added its ticket\'s component', async () => {
+  it("reads the project again when the request began before the change that added its ticket's component", async () => {
     await apply(SHELVED);
     const request = await requestAtThisVersion();
     const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-5', ADMIN_SCOPE))!);
-    expect((await service.request('PATCH', '/api/v1/tickets/TIX-5', { token: lee, body: { components: ['Web', 'API'] } })).status).toBe(200);
+    expect((await service.request('PATCH', '/api/v1/tickets/TIX-5', { token: lee, body: { components: ['Web', 'API'] } })).status).toBe(
+      200,
+    );
     expect((await named()).components).toEqual(['API', 'Web']);
 
     // a component no earlier version had (the first test's Billing stays in the project, unlisted)
@@ -260,7 +341,9 @@ describe('a ticket\'s detail names its components, versions and custom fields in
 
 describe('people are named as the workspace file has them at that request: assignee, reporter, authors, subtasks and lists', () => {
   const RENAMED = (text: string) =>
-    text.replace('- { name: Lee Lead, email: lee@example.com', '- { name: Lee Leader, email: lee@example.com').replace('- { name: Dev One, email: dev1@example.com', '- { name: Dev Uno, email: dev1@example.com');
+    text
+      .replace('- { name: Lee Lead, email: lee@example.com', '- { name: Lee Leader, email: lee@example.com')
+      .replace('- { name: Dev One, email: dev1@example.com', '- { name: Dev Uno, email: dev1@example.com');
 
   it('shows renamed members everywhere a ticket names them at the next request', async () => {
     await apply(SHELVED);
@@ -278,13 +361,27 @@ describe('people are named as the workspace file has them at that request: assig
         listedAssignee: listed.assignee.name,
       };
     };
-    const before = { assignee: 'Dev One', reporter: 'Lee Lead', commenter: 'Dev One', worklogger: 'Lee Lead', subtaskAssignee: 'Dev One', listedAssignee: 'Dev One' };
+    const before = {
+      assignee: 'Dev One',
+      reporter: 'Lee Lead',
+      commenter: 'Dev One',
+      worklogger: 'Lee Lead',
+      subtaskAssignee: 'Dev One',
+      listedAssignee: 'Dev One',
+    };
     expect(await people()).toEqual(before);
 
     const renamed = RENAMED(SHELVED);
     expect(renamed.includes('Lee Leader') && renamed.includes('Dev Uno')).toBe(true);
     await apply(renamed);
-    expect(await people()).toEqual({ assignee: 'Dev Uno', reporter: 'Lee Leader', commenter: 'Dev Uno', worklogger: 'Lee Leader', subtaskAssignee: 'Dev Uno', listedAssignee: 'Dev Uno' });
+    expect(await people()).toEqual({
+      assignee: 'Dev Uno',
+      reporter: 'Lee Leader',
+      commenter: 'Dev Uno',
+      worklogger: 'Lee Leader',
+      subtaskAssignee: 'Dev Uno',
+      listedAssignee: 'Dev Uno',
+    });
 
     await apply(SHELVED);
     expect(await people()).toEqual(before);
@@ -294,12 +391,19 @@ describe('people are named as the workspace file has them at that request: assig
     await apply(SHELVED);
     const request = await requestAtThisVersion();
     const named = async () => nameTicketDetail(request, (await findTicketDetail(service.db, 'TIX-3', ADMIN_SCOPE))!);
-    const cells = async () => (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t where t.key = 'TIX-3'`.execute(service.db)).rows[0]!.cells;
+    const cells = async () =>
+      (await sql<{ cells: SummaryCells }>`select ${summaryCellsJson} as cells from tickets t where t.key = 'TIX-3'`.execute(service.db))
+        .rows[0]!.cells;
     expect((await named()).assignee_name).not.toBe('Nia New');
     expect((await summariesOf(request, [await cells()]))[0]!.assignee?.name).not.toBe('Nia New');
 
-    const withNia = SHELVED.replace('  - { name: Dev Two, email: dev2@example.com, username: dev2 }\n', '  - { name: Dev Two, email: dev2@example.com, username: dev2 }\n  - { name: Nia New, email: nia@example.com, username: nia }\n')
-      .replace('- { name: Developers, members: [dev1@example.com, dev2@example.com] }', '- { name: Developers, members: [dev1@example.com, dev2@example.com, nia@example.com] }');
+    const withNia = SHELVED.replace(
+      '  - { name: Dev Two, email: dev2@example.com, username: dev2 }\n',
+      '  - { name: Dev Two, email: dev2@example.com, username: dev2 }\n  - { name: Nia New, email: nia@example.com, username: nia }\n',
+    ).replace(
+      '- { name: Developers, members: [dev1@example.com, dev2@example.com] }',
+      '- { name: Developers, members: [dev1@example.com, dev2@example.com, nia@example.com] }',
+    );
     expect(withNia.split('nia@example.com').length - 1).toBe(2);
     await apply(withNia);
     expect((await service.request('PATCH', '/api/v1/tickets/TIX-3', { token: lee, body: { assignee: 'Nia New' } })).status).toBe(200);

@@ -12,8 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const call = (who: string, method: string, path: string, body?: unknown) => service.request(method, `/api/v1${path}`, { token: tokens[who], body });
-const newTicket = async (extra: Record<string, unknown> = {}) => (await call('lee', 'POST', '/tickets', { project: 'TIX', summary: 'Flow', ...extra })).body.key as string;
+const call = (who: string, method: string, path: string, body?: unknown) =>
+  service.request(method, `/api/v1${path}`, { token: tokens[who], body });
+const newTicket = async (extra: Record<string, unknown> = {}) =>
+  (await call('lee', 'POST', '/tickets', { project: 'TIX', summary: 'Flow', ...extra })).body.key as string;
 const move = (who: string, key: string, body: Record<string, unknown>) => call(who, 'POST', `/tickets/${key}/transitions`, body);
 const read = async (key: string) => (await call('lee', 'GET', `/tickets/${key}`)).body;
 
@@ -50,7 +52,8 @@ describe('transitions: one the member cannot take now is 422 listing those they 
 
   it('offers a role-conditioned transition only to holders of the role', async () => {
     const key = await newTicket();
-    const names = async (who: string) => (await call(who, 'GET', `/tickets/${key}/transitions`)).body.transitions.map((t: { name: string }) => t.name);
+    const names = async (who: string) =>
+      (await call(who, 'GET', `/tickets/${key}/transitions`)).body.transitions.map((t: { name: string }) => t.name);
     expect(await names('lee')).toContain('Lead override');
     expect(await names('dev1')).not.toContain('Lead override');
   });

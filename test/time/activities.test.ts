@@ -19,15 +19,31 @@ describe('3.3 running and finished: neither end nor duration runs; one timer at 
   it('starts a timer, and a second one stops the first where it starts', async () => {
     const first = await create(t.lee, { description: 'First timer', start: '2026-11-10T08:00:00Z' });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ running: true, ended_at: null, time_spent_seconds: null, time_spent: null, billable: true, locked: false, author: { name: 'Lee Lead' } });
+    expect(first.body).toMatchObject({
+      running: true,
+      ended_at: null,
+      time_spent_seconds: null,
+      time_spent: null,
+      billable: true,
+      locked: false,
+      author: { name: 'Lee Lead' },
+    });
     const second = await create(t.lee, { description: 'Second timer', start: '2026-11-10T09:30:00Z' });
     expect(second.status).toBe(201);
     const stopped = await call(t.lee, 'GET', `/activities/${first.body.id}`);
-    expect(stopped.body).toMatchObject({ running: false, ended_at: '2026-11-10T09:30:00.000000Z', time_spent_seconds: 5400, time_spent: '1h 30m' });
+    expect(stopped.body).toMatchObject({
+      running: false,
+      ended_at: '2026-11-10T09:30:00.000000Z',
+      time_spent_seconds: 5400,
+      time_spent: '1h 30m',
+    });
     expect(stopped.body.history.map((h: { kind: string }) => h.kind)).toEqual(['created', 'stopped_by_new']);
     const running = await call(t.lee, 'GET', '/activities?running=true');
     expect(running.body.activities.map((a: { id: string }) => a.id)).toEqual([second.body.id]);
-    expect((await call(t.lee, 'POST', `/activities/${second.body.id}/stop`, {})).body).toMatchObject({ running: false, ended_at: '2026-11-10T10:00:00.000000Z' });
+    expect((await call(t.lee, 'POST', `/activities/${second.body.id}/stop`, {})).body).toMatchObject({
+      running: false,
+      ended_at: '2026-11-10T10:00:00.000000Z',
+    });
   });
 
   it('refuses a new timer that starts before the running one, and changes nothing', async () => {
@@ -93,11 +109,11 @@ describe('4.6 times: an offset stands alone; a local time or a day needs an IANA
     const before = await activitiesOf(service, t.lee);
     const noZone = await create(t.lee, { start: '2026-11-02T09:00', duration: '1h' });
     expect(noZone.status).toBe(422);
-    expect(noZone.body.error.message).toMatch(
-      /^\/timezone: is required with a local time \(start is "2026-11-02T09:00"\)/,
-    );
+    expect(noZone.body.error.message).toMatch(/^\/timezone: is required with a local time \(start is "2026-11-02T09:00"\)/);
     const unknown = await create(t.lee, { start: '2026-11-02T09:00', duration: '1h', timezone: 'Mars/Olympus' });
-    expect(unknown.body.error.message).toBe('/timezone: "Mars/Olympus" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)');
+    expect(unknown.body.error.message).toBe(
+      '/timezone: "Mars/Olympus" is not an IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)',
+    );
     const notADate = await create(t.lee, { start: '2026-02-30T09:00:00Z', duration: '1h' });
     expect(notADate.body.error.message).toBe('/start: "2026-02-30T09:00:00Z" is not a real date and time');
     expect(await activitiesOf(service, t.lee)).toEqual(before);
@@ -105,7 +121,11 @@ describe('4.6 times: an offset stands alone; a local time or a day needs an IANA
 
   it("takes the member's own time zone through MCP when none is given", async () => {
     // Dev One lives in New York (the workspace file says so)
-    const made = await callTool(service, t.dev1, 'create_activity', { description: 'From an agent', start: '2026-07-01T09:00', duration: '1h' });
+    const made = await callTool(service, t.dev1, 'create_activity', {
+      description: 'From an agent',
+      start: '2026-07-01T09:00',
+      duration: '1h',
+    });
     expect(made.isError, made.content[0]!.text).toBe(false);
     expect(made.structuredContent.started_at).toBe('2026-07-01T13:00:00.000000Z');
     const rest = await create(t.dev1, { start: '2026-07-01T09:00', duration: '1h' });
@@ -132,9 +152,20 @@ describe('4.6 durations and descriptions: the tickets’ parser, a day of 8 hour
 describe('4.6 links: a project needs time:log there; a ticket must be visible and brings its project; null or "" clears', () => {
   it('links a ticket (its project comes along), a customer by name, and clears them', async () => {
     const ticket = await call(t.dev1, 'POST', '/tickets', { project: 'CORE', summary: 'Work to time' });
-    const made = await create(t.dev1, { start: '2026-11-04T09:00:00Z', duration: '1h', ticket: ticket.body.key, customer: 'acme gmbh', tags: ['dev', 'dev', ' review '] });
+    const made = await create(t.dev1, {
+      start: '2026-11-04T09:00:00Z',
+      duration: '1h',
+      ticket: ticket.body.key,
+      customer: 'acme gmbh',
+      tags: ['dev', 'dev', ' review '],
+    });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ ticket: { key: ticket.body.key, summary: 'Work to time' }, project: { key: 'CORE', name: 'Core platform' }, customer: { name: 'Acme GmbH' }, tags: ['dev', 'review'] });
+    expect(made.body).toMatchObject({
+      ticket: { key: ticket.body.key, summary: 'Work to time' },
+      project: { key: 'CORE', name: 'Core platform' },
+      customer: { name: 'Acme GmbH' },
+      tags: ['dev', 'review'],
+    });
     const cleared = await call(t.dev1, 'PATCH', `/activities/${made.body.id}`, { ticket: null, project: '', customer: null });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ ticket: null, project: null, customer: null, tags: ['dev', 'review'] });
@@ -162,7 +193,13 @@ describe('4.6 links: a project needs time:log there; a ticket must be visible an
 describe("4.6 a ticket's activity is its worklog (Tempo-like): the ticket's time follows the activity", () => {
   const ticketTime = async (key: string) => {
     const ticket = (await call(t.dev1, 'GET', `/tickets/${key}`)).body;
-    return { spent: ticket.time_spent_seconds, worklogs: ticket.worklogs.map((w: { time_spent_seconds: number; body: { text: string } | null }) => [w.time_spent_seconds, w.body?.text ?? null]) };
+    return {
+      spent: ticket.time_spent_seconds,
+      worklogs: ticket.worklogs.map((w: { time_spent_seconds: number; body: { text: string } | null }) => [
+        w.time_spent_seconds,
+        w.body?.text ?? null,
+      ]),
+    };
   };
 
   it('adds, changes and removes the worklog as the activity finishes, changes, leaves the ticket and is deleted', async () => {
@@ -233,7 +270,9 @@ describe('3.3 delete: the activity leaves every list and total; its history says
     const deleted = await call(t.olga, 'DELETE', `/activities/${made.body.id}`);
     expect(deleted.body).toEqual({ id: made.body.id, deleted: true });
     expect((await call(t.olga, 'GET', '/activities')).body.activities.map((a: { id: string }) => a.id)).not.toContain(made.body.id);
-    expect((await call(t.olga, 'GET', '/reports/hours?from=2026-11-06&to=2026-11-06&timezone=UTC')).body.total.seconds).toBe(totalBefore - 3 * 3600);
+    expect((await call(t.olga, 'GET', '/reports/hours?from=2026-11-06&to=2026-11-06&timezone=UTC')).body.total.seconds).toBe(
+      totalBefore - 3 * 3600,
+    );
     expect((await call(t.olga, 'DELETE', `/activities/${made.body.id}`)).status).toBe(404);
     const history = await service.db.selectFrom('history').select('kind').where('entity_id', '=', made.body.id).orderBy('at').execute();
     expect(history.map((h) => h.kind)).toEqual(['created', 'deleted']);
@@ -245,7 +284,13 @@ describe('2.8 ActivityDetail history: kind, time, actor, the agent, each field f
     const made = await create(t.lee, { start: '2026-11-07T09:00:00Z', duration: '1h', description: 'Before' });
     await call(t.lee, 'PATCH', `/activities/${made.body.id}`, { description: 'After', billable: false, start: '2026-11-07T10:00:00Z' });
     const detail = await call(t.lee, 'GET', `/activities/${made.body.id}`);
-    expect(detail.body).toMatchObject({ description: 'After', billable: false, started_at: '2026-11-07T10:00:00.000000Z', time_spent: '1h', edited_at: expect.any(String) });
+    expect(detail.body).toMatchObject({
+      description: 'After',
+      billable: false,
+      started_at: '2026-11-07T10:00:00.000000Z',
+      time_spent: '1h',
+      edited_at: expect.any(String),
+    });
     const [created, updated] = detail.body.history;
     expect(created).toMatchObject({ kind: 'created', actor: { name: 'Lee Lead' }, via: 'Lee agent', changes: [] });
     expect(updated.kind).toBe('updated');
@@ -276,26 +321,53 @@ describe('4.6 lists: newest first, days counted in the zone the answer names, li
   });
 
   it('refuses to before from, and a limit over 100', async () => {
-    expect((await call(t.lee, 'GET', '/activities?from=2026-11-08&to=2026-11-01')).body.error.message).toBe('/to: 2026-11-01 is before from (2026-11-08)');
+    expect((await call(t.lee, 'GET', '/activities?from=2026-11-08&to=2026-11-01')).body.error.message).toBe(
+      '/to: 2026-11-01 is before from (2026-11-08)',
+    );
     expect((await call(t.lee, 'GET', '/activities?limit=101')).status).toBe(422);
   });
 });
 
 describe('4.8 the time tools: the same answers and errors as REST; delete_activity alone destructive; read tokens get the read ones', () => {
   it('offers nine tools to a write token, four to a read token', async () => {
-    const TOOLS = ['list_activities', 'get_activity', 'create_activity', 'update_activity', 'delete_activity', 'stop_activity', 'list_organizations', 'list_phases', 'report_hours'];
+    const TOOLS = [
+      'list_activities',
+      'get_activity',
+      'create_activity',
+      'update_activity',
+      'delete_activity',
+      'stop_activity',
+      'list_organizations',
+      'list_phases',
+      'report_hours',
+    ];
     const { postMcp, request } = await import('../mcp/mcp-client.ts');
-    const tools = (await postMcp(service, request('tools/list'), { token: t.lee })).body.result.tools as { name: string; annotations: Record<string, boolean> }[];
+    const tools = (await postMcp(service, request('tools/list'), { token: t.lee })).body.result.tools as {
+      name: string;
+      annotations: Record<string, boolean>;
+    }[];
     const mine = tools.filter((tool) => TOOLS.includes(tool.name));
     expect(mine.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     for (const tool of mine) expect(tool.annotations.destructiveHint, tool.name).toBe(tool.name === 'delete_activity');
-    const read = (await postMcp(service, request('tools/list'), { token: t.leeRead })).body.result.tools.map((tool: { name: string }) => tool.name);
-    expect(TOOLS.filter((name) => read.includes(name))).toEqual(['list_activities', 'get_activity', 'list_organizations', 'list_phases', 'report_hours']);
+    const read = (await postMcp(service, request('tools/list'), { token: t.leeRead })).body.result.tools.map(
+      (tool: { name: string }) => tool.name,
+    );
+    expect(TOOLS.filter((name) => read.includes(name))).toEqual([
+      'list_activities',
+      'get_activity',
+      'list_organizations',
+      'list_phases',
+      'report_hours',
+    ]);
   });
 
-  it("tells the agent, on initialize, which time zone its local times are read in", async () => {
+  it('tells the agent, on initialize, which time zone its local times are read in', async () => {
     const { postMcp, request } = await import('../mcp/mcp-client.ts');
-    const reply = await postMcp(service, request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }), { token: t.dev1 });
+    const reply = await postMcp(
+      service,
+      request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+      { token: t.dev1 },
+    );
     expect(reply.body.result.instructions).toContain("read in your member's time zone, America/New_York, unless you give `timezone`");
   });
 

@@ -28,7 +28,10 @@ const report = (token: string, query: string) => call(token, 'GET', `/reports/ho
 describe('4.6 report: totals equal the sum of the listed activities', () => {
   it('sums what list_activities lists for the same days and filters', async () => {
     const query = 'from=2026-11-01&to=2026-11-30&timezone=UTC&member=me';
-    const listed = (await call(t.dev1, 'GET', `/activities?${query}&running=false&limit=100`)).body.activities as { time_spent_seconds: number; billable: boolean }[];
+    const listed = (await call(t.dev1, 'GET', `/activities?${query}&running=false&limit=100`)).body.activities as {
+      time_spent_seconds: number;
+      billable: boolean;
+    }[];
     const answer = (await report(t.dev1, query)).body;
     expect(answer).toMatchObject({ from: '2026-11-01', to: '2026-11-30', timezone: 'UTC', group_by: [] });
     expect(answer.total.seconds).toBe(listed.reduce((sum, a) => sum + a.time_spent_seconds, 0));
@@ -55,7 +58,9 @@ describe('4.6 report: grouped by up to two of day, week, month, member, project,
 
   it('counts an activity in each of its tags, and once in the total', async () => {
     const answer = (await report(t.dev1, 'from=2026-11-01&to=2026-11-30&timezone=UTC&group_by=tag')).body;
-    const byTag = Object.fromEntries(answer.groups.map((g: { key: { tag: string | null }; seconds: number }) => [g.key.tag ?? '(none)', g.seconds]));
+    const byTag = Object.fromEntries(
+      answer.groups.map((g: { key: { tag: string | null }; seconds: number }) => [g.key.tag ?? '(none)', g.seconds]),
+    );
     expect(byTag).toEqual({ call: 3600, dev: 3.5 * 3600, review: 1.5 * 3600, '(none)': 3 * 3600 });
     expect(answer.total.seconds).toBe(7.5 * 3600);
   });
@@ -90,7 +95,9 @@ describe('4.6 report: grouped by up to two of day, week, month, member, project,
   it('refuses an unknown grouping naming the choices, and three groupings', async () => {
     const unknown = await report(t.dev1, 'group_by=year');
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.message).toBe('/group_by: "year" is not a grouping; group_by takes day, week, month, member, project, customer, ticket, tag, phase');
+    expect(unknown.body.error.message).toBe(
+      '/group_by: "year" is not a grouping; group_by takes day, week, month, member, project, customer, ticket, tag, phase',
+    );
     expect((await report(t.dev1, 'group_by=day,week,month')).body.error.message).toBe('/group_by: takes at most two groupings');
   });
 });
@@ -120,8 +127,32 @@ describe('2.8 billing: rates and amounts only to members who may see billing (ti
     ]);
     const leePhases = (await call(t.lee, 'GET', '/phases?customer=Acme%20GmbH')).body.phases;
     expect(leePhases).toEqual([
-      { id: expect.any(String), name: 'Acme 2026 H2', start_date: '2026-07-01', end_date: '2026-12-31', contract: { id: expect.any(String), name: 'Acme support' }, customer: 'Acme GmbH', project: 'CORE', rate: '120.00', currency: 'EUR', max_days_available: 60, hours_per_day: '8' },
-      { id: expect.any(String), name: 'Acme 2026 H1', start_date: '2026-01-01', end_date: '2026-06-30', contract: { id: expect.any(String), name: 'Acme support' }, customer: 'Acme GmbH', project: 'CORE', rate: '100.00', currency: 'EUR', max_days_available: null, hours_per_day: '8' },
+      {
+        id: expect.any(String),
+        name: 'Acme 2026 H2',
+        start_date: '2026-07-01',
+        end_date: '2026-12-31',
+        contract: { id: expect.any(String), name: 'Acme support' },
+        customer: 'Acme GmbH',
+        project: 'CORE',
+        rate: '120.00',
+        currency: 'EUR',
+        max_days_available: 60,
+        hours_per_day: '8',
+      },
+      {
+        id: expect.any(String),
+        name: 'Acme 2026 H1',
+        start_date: '2026-01-01',
+        end_date: '2026-06-30',
+        contract: { id: expect.any(String), name: 'Acme support' },
+        customer: 'Acme GmbH',
+        project: 'CORE',
+        rate: '100.00',
+        currency: 'EUR',
+        max_days_available: null,
+        hours_per_day: '8',
+      },
     ]);
   });
 
@@ -223,7 +254,11 @@ describe('a blank name filter is refused with 422, never resolved (REST and MCP)
       expect(reply.status, `${path}?${name}: ${reply.text}`).toBe(422);
       expect(reply.body.error).toEqual({ code: 'invalid', message: `/${name}: must not be blank` });
     }
-    const tools = [['list_activities', 'project'], ['list_phases', 'customer'], ['report_hours', 'ticket']] as const;
+    const tools = [
+      ['list_activities', 'project'],
+      ['list_phases', 'customer'],
+      ['report_hours', 'ticket'],
+    ] as const;
     for (const [tool, name] of tools) {
       const result = await callTool(service, t.lee, tool, { [name]: ' ' });
       expect(result.isError).toBe(true);

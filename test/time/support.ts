@@ -33,7 +33,6 @@ export function api(service: TestService) {
     service.request(method, `/api/v1${path}`, { token, ...(body === undefined ? {} : { body }) });
 }
 
-
 /** What a member's activities are, as the API lists them: a refused request must leave them alone. */
 export async function activitiesOf(service: TestService, token: string): Promise<unknown> {
   const reply = await service.request('GET', '/api/v1/activities?limit=100', { token });

@@ -6,7 +6,9 @@ import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import { FIXTURES, type TestService } from '../helpers/service.ts';
 import { api, startTime, type TimeTokens } from './support.ts';
 
-type File = { time: { organizations: Record<string, unknown>[]; phases: Record<string, unknown>[]; activities: Record<string, unknown>[] } } & Record<string, unknown>;
+type File = {
+  time: { organizations: Record<string, unknown>[]; phases: Record<string, unknown>[]; activities: Record<string, unknown>[] };
+} & Record<string, unknown>;
 
 let service: TestService;
 let t: TimeTokens;
@@ -51,13 +53,37 @@ describe('workspace file `time`: organizations, phases and seed activities, appl
 
 describe('workspace file `time`: a mistake names its place and changes nothing', () => {
   it.each([
-    ['a phase ending before it starts', (f: File) => (f.time.phases[0]!.end_date = '2026-06-30'), 'time.phases[0].end_date: 2026-06-30 is before start_date 2026-07-01'],
-    ['an unknown customer', (f: File) => (f.time.phases[0]!.customer = 'Initech'), 'time.phases[0].customer: no organization "Initech"; declare it under time.organizations'],
+    [
+      'a phase ending before it starts',
+      (f: File) => (f.time.phases[0]!.end_date = '2026-06-30'),
+      'time.phases[0].end_date: 2026-06-30 is before start_date 2026-07-01',
+    ],
+    [
+      'an unknown customer',
+      (f: File) => (f.time.phases[0]!.customer = 'Initech'),
+      'time.phases[0].customer: no organization "Initech"; declare it under time.organizations',
+    ],
     ['a rate without currency', (f: File) => delete f.time.phases[0]!.currency, 'time.phases[0].currency: rate and currency go together'],
-    ['an organization twice', (f: File) => f.time.organizations.push({ name: 'acme gmbh' }), 'time.organizations[2].name: organization "acme gmbh" is declared twice (also time.organizations[0])'],
-    ['a seed activity that would run', (f: File) => delete f.time.activities[0]!.duration, 'time.activities[0]: a seed activity needs end or duration (a seed never runs)'],
-    ['an unknown member', (f: File) => (f.time.activities[0]!.member = 'nobody@example.com'), expect.stringMatching(/^time\.activities\[0\]\.member: /)],
-    ['a bad time zone', (f: File) => (f.time.activities[0]!.timezone = 'Europe/Atlantis'), 'time.activities[0].timezone: "Europe/Atlantis" is not an IANA time zone (e.g. Europe/Berlin)'],
+    [
+      'an organization twice',
+      (f: File) => f.time.organizations.push({ name: 'acme gmbh' }),
+      'time.organizations[2].name: organization "acme gmbh" is declared twice (also time.organizations[0])',
+    ],
+    [
+      'a seed activity that would run',
+      (f: File) => delete f.time.activities[0]!.duration,
+      'time.activities[0]: a seed activity needs end or duration (a seed never runs)',
+    ],
+    [
+      'an unknown member',
+      (f: File) => (f.time.activities[0]!.member = 'nobody@example.com'),
+      expect.stringMatching(/^time\.activities\[0\]\.member: /),
+    ],
+    [
+      'a bad time zone',
+      (f: File) => (f.time.activities[0]!.timezone = 'Europe/Atlantis'),
+      'time.activities[0].timezone: "Europe/Atlantis" is not an IANA time zone (e.g. Europe/Berlin)',
+    ],
   ])('%s', async (_name, change, message) => {
     expect(await refusal(change)).toEqual(message);
   });

@@ -127,7 +127,9 @@ describe('Mark read on the notifications page works without JavaScript', () => {
   it('posts, is redirected back with a message, and the notification is read', async () => {
     const key = await ticketOfDevTwo('Read without script');
     await api(lee, 'POST', `/tickets/${key}/comments`, { body: 'three' });
-    const { context, page } = await logIn(browser, service.url, 'dev2@example.com', 'dev2-password', '/notifications', { javaScript: false });
+    const { context, page } = await logIn(browser, service.url, 'dev2@example.com', 'dev2-password', '/notifications', {
+      javaScript: false,
+    });
     const before = Number(await page.locator('#unread-count').textContent());
     await page.getByRole('button', { name: `Mark read: Lee Lead commented on ${key}` }).click();
     await page.waitForURL(new URL('/notifications', service.url).href);

@@ -53,7 +53,15 @@ async function pageOf(email: string, password: string): Promise<{ status: number
 /** The table's rows as text, tags dropped: what a person reads. */
 function rowsOf(page: string): string[] {
   const body = page.slice(page.indexOf('<tbody>'), page.indexOf('</tbody>'));
-  return body.split('</tr>').map((row) => row.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
+  return body
+    .split('</tr>')
+    .map((row) =>
+      row
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter(Boolean);
 }
 
 describe('"What my agents did" covers every module, in words and in the memberâ€™s time zone', () => {
@@ -61,7 +69,11 @@ describe('"What my agents did" covers every module, in words and in the memberâ€
     const ticket = await api('POST', '/tickets', { project: 'CORE', summary: 'Nightly import' });
     expect(ticket.status).toBe(201);
     expect((await api('POST', `/tickets/${ticket.json.key}/worklogs`, { time_spent_seconds: 900 })).status).toBe(201);
-    const activity = await api('POST', '/activities', { description: 'Reviewed the import', start: '2026-01-05T09:00:00Z', end: '2026-01-05T10:30:00Z' });
+    const activity = await api('POST', '/activities', {
+      description: 'Reviewed the import',
+      start: '2026-01-05T09:00:00Z',
+      end: '2026-01-05T10:30:00Z',
+    });
     expect(activity.status).toBe(201);
     expect((await api('PATCH', `/activities/${activity.json.id}`, { start: '2026-01-05T08:00:00Z' })).status).toBe(200);
     expect((await api('POST', '/knowledge/spaces/ENG/pages', { title: 'Import runbook', body: 'Run it at night.' })).status).toBe(201);

@@ -10,7 +10,15 @@ const CHROMIUM = '/usr/bin/chromium';
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -27,8 +35,18 @@ export interface Visit {
 }
 
 /** A new context logged in as the member, on `path`; `javaScript: false` for the pages as they work without script. */
-export async function logIn(browser: Browser, base: string, email: string, password: string, path = '/', options: { javaScript?: boolean; width?: number } = {}): Promise<Visit> {
-  const context = await browser.newContext({ javaScriptEnabled: options.javaScript ?? true, viewport: { width: options.width ?? 1280, height: 900 } });
+export async function logIn(
+  browser: Browser,
+  base: string,
+  email: string,
+  password: string,
+  path = '/',
+  options: { javaScript?: boolean; width?: number } = {},
+): Promise<Visit> {
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScript ?? true,
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
@@ -69,5 +87,8 @@ export async function expectAccessible(page: Page, what = page.url()): Promise<v
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   });
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe-core on ${what}`).toEqual([]);
+  expect(
+    serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe-core on ${what}`,
+  ).toEqual([]);
 }

@@ -21,13 +21,23 @@ beforeAll(async () => {
   service = await startListeningService();
   callback = http.createServer((request, response) => {
     received.push(new URL(request.url ?? '/', `http://127.0.0.1:${callbackPort}`));
-    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Agent</title><h1 id="done">The agent got its code</h1>');
+    response
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>Agent</title><h1 id="done">The agent got its code</h1>');
   });
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   callbackPort = (callback.address() as AddressInfo).port;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -129,7 +139,10 @@ describe('Chromium: the AI agents page', () => {
     expect(secret).toMatch(/^svc_pat_/);
     await shot(page, '04-agents-token-created');
     expect((await me(service, secret)).json.agent).toEqual({ name: 'Chromium bot', access: 'write' });
-    const created = await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${secret}` }, json: { project: 'CORE', summary: 'Filed from Chromium' } });
+    const created = await send(service, 'POST', '/api/v1/tickets', {
+      headers: { authorization: `Bearer ${secret}` },
+      json: { project: 'CORE', summary: 'Filed from Chromium' },
+    });
     expect(created.status).toBe(201);
 
     await page.goto(new URL('/agents', service.url).href);
@@ -156,7 +169,12 @@ describe('Chromium: the administrator switches the MCP server off', () => {
     const mcpCall = () =>
       fetch(new URL('/mcp', service.url), {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     expect((await mcpCall()).status).toBe(200);

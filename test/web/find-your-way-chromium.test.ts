@@ -17,7 +17,15 @@ beforeAll(async () => {
   service = await startListeningService({ workspace: 'pages-workspace.yaml' });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -98,7 +106,9 @@ describe('Chromium: a member finds their way from the home page', () => {
 describe('Chromium: the board page', () => {
   it('stands the columns side by side and switches sprint by its links', async () => {
     const { context, page } = await logIn('dev2@example.com', 'dev2-password', undefined, '/boards/1');
-    const boxes = await page.locator('#columns > section').evaluateAll((sections) => sections.map((s) => s.getBoundingClientRect().toJSON() as DOMRect));
+    const boxes = await page
+      .locator('#columns > section')
+      .evaluateAll((sections) => sections.map((s) => s.getBoundingClientRect().toJSON() as DOMRect));
     expect(boxes).toHaveLength(3);
     for (let i = 1; i < boxes.length; i++) {
       expect(boxes[i]!.top).toBe(boxes[0]!.top);

@@ -140,7 +140,9 @@ describe('pages: the ticket page renders rich text safely and shows every fact o
     expect(worklogs).toContain('<strong>the tag</strong>');
     expect(worklogs).toContain(`href="/people/${dev2Id}"`);
     expect(element(page.text, 'subtasks')).toContain('href="/browse/CORE-2"');
-    expect(element((await (await loggedIn(service, 'dev2')).get('/browse/CORE-2')).text, 'parent')).toContain('<a href="/browse/CORE-1">CORE-1</a>');
+    expect(element((await (await loggedIn(service, 'dev2')).get('/browse/CORE-2')).text, 'parent')).toContain(
+      '<a href="/browse/CORE-1">CORE-1</a>',
+    );
   });
 });
 
@@ -210,7 +212,12 @@ describe('pages: creating a token redirects, and the secret is shown once on the
     const reloaded = await browser.get('/agents');
     expect(reloaded.text).not.toContain(secret!);
     expect(reloaded.text).not.toContain('id="new-token"');
-    const tokens = await service.db.selectFrom('tokens').select('id').where('name', '=', 'Reload check').where('revoked_at', 'is', null).execute();
+    const tokens = await service.db
+      .selectFrom('tokens')
+      .select('id')
+      .where('name', '=', 'Reload check')
+      .where('revoked_at', 'is', null)
+      .execute();
     expect(tokens).toHaveLength(1);
     // the database holds the waiting message sealed, never the secret itself
     await browser.post('/agents/tokens', { ...fields, name: 'Sealed check', access: 'read', lifetime: '30' });
@@ -289,7 +296,8 @@ describe('pages: a module not built yet is "not available yet", not a switch sho
       const box = page.text.includes(`name="${name}" value="on"`);
       expect(box, name).toBe(built.has(name));
       expect(page.text.includes(`data-switch="${name}"`), name).toBe(!built.has(name));
-      if (!built.has(name)) expect(page.text).toMatch(new RegExp(`data-switch="${name}">[^<]*: <span class="muted">not available yet</span>`));
+      if (!built.has(name))
+        expect(page.text).toMatch(new RegExp(`data-switch="${name}">[^<]*: <span class="muted">not available yet</span>`));
     }
     const before = await readSettings(service.db);
     // a save with no module checked turns off the built ones only

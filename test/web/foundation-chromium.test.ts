@@ -230,7 +230,12 @@ describe('the create-ticket form shows a refusal at its field with what was type
       const key = page.url().split('/').pop()!;
       expect(await page.getByRole('status').textContent()).toContain(`Created ${key}`);
       const seen = await api(mia, 'GET', `/tickets/${key}`);
-      expect(seen.json).toMatchObject({ summary: `Created ${javaScript ? 'with' : 'without'} script`, type: 'Bug', priority: 'High', description: { format: 'markdown', text: description } });
+      expect(seen.json).toMatchObject({
+        summary: `Created ${javaScript ? 'with' : 'without'} script`,
+        type: 'Bug',
+        priority: 'High',
+        description: { format: 'markdown', text: description },
+      });
       expect(seen.json.reporter.name).toBe('Mia Seller');
       await context.close();
     });
@@ -254,7 +259,11 @@ describe('a member opening an administrator’s page reads what happened and whe
 
 describe('every page passes axe-core with no serious or critical finding, light and dark', () => {
   it('checks each page a member and an administrator open', async () => {
-    const activity = await api(mia, 'POST', '/activities', { description: 'Quarterly planning', start: '2026-01-05T09:00:00Z', duration: '1h 30m' });
+    const activity = await api(mia, 'POST', '/activities', {
+      description: 'Quarterly planning',
+      start: '2026-01-05T09:00:00Z',
+      duration: '1h 30m',
+    });
     expect(activity.status).toBe(201);
     const contacts = await api(mia, 'GET', '/contacts?q=quinn');
     const companies = await api(mia, 'GET', '/companies');

@@ -30,7 +30,15 @@ beforeAll(async () => {
   dev2 = await service.token('dev2@example.com', 'write');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -81,13 +89,25 @@ describe('live pages: an open board shows a card another member moved through MC
   it('moves the card to its new column on the open page', async () => {
     const created = await api(dev2, 'POST', '/tickets', { project: 'CORE', summary: 'Card that moves' });
     const page = await openLoggedIn('/boards/1');
-    const column = () => page.evaluate((key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent ?? null, created.json.key as string);
+    const column = () =>
+      page.evaluate(
+        (key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent ?? null,
+        created.json.key as string,
+      );
     expect(await column()).toContain('Waiting');
     // through MCP, as an agent would
     const { postMcp, request } = await import('../mcp/mcp-client.ts');
-    const moved = await postMcp(service, request('tools/call', { name: 'transition_ticket', arguments: { key: created.json.key, transition: 'Start' } }), { token: lee });
+    const moved = await postMcp(
+      service,
+      request('tools/call', { name: 'transition_ticket', arguments: { key: created.json.key, transition: 'Start' } }),
+      { token: lee },
+    );
     expect(moved.body.result.isError).toBe(false);
-    await page.waitForFunction((key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent?.includes('Doing'), created.json.key as string, { timeout: 15_000 });
+    await page.waitForFunction(
+      (key) => document.querySelector(`a[href="/browse/${key}"]`)?.closest('section')?.querySelector('h2')?.textContent?.includes('Doing'),
+      created.json.key as string,
+      { timeout: 15_000 },
+    );
     expect(await stayedOpen(page)).toBe(true);
     await page.close();
   });

@@ -82,7 +82,9 @@ describe('notifications page: what changed, on which ticket, by whom and through
     expect((await leeBrowser.post(`/notifications/${id}/read`, formFields(leePage.text, '/notifications/email'))).status).toBe(403);
     // with this action's own token, Dev Two's notification is not one of Lee's: not found, nothing changed
     const cookie = [...leeBrowser.cookies].find(([name]) => name === 'atrium_session')![1];
-    expect((await leeBrowser.post(`/notifications/${id}/read`, { csrf: formToken({ cookie }, `/notifications/${id}/read`) })).status).toBe(404);
+    expect((await leeBrowser.post(`/notifications/${id}/read`, { csrf: formToken({ cookie }, `/notifications/${id}/read`) })).status).toBe(
+      404,
+    );
     expect((await leeBrowser.post('/notifications/read-all', { csrf: 'forged' })).status).toBe(403);
     expect((await (await loggedIn(service, 'dev2')).get('/notifications')).text).toContain(`<tr class="unread" data-id="${id}"`);
   });
@@ -136,7 +138,9 @@ describe('ticket page: a member watches and stops watching a ticket they can see
     // the form of another ticket (Dev Two reported it, so watches it): its token is bound to that ticket's action
     expect((await browser.post(`/browse/${hidden.json.key}/unwatch`, formFields(ownPage.text, `/browse/${own}/unwatch`))).status).toBe(403);
     const cookie = [...browser.cookies].find(([name]) => name === 'atrium_session')![1];
-    const refused = await browser.post(`/browse/${hidden.json.key}/watch`, { csrf: formToken({ cookie }, `/browse/${hidden.json.key}/watch`) });
+    const refused = await browser.post(`/browse/${hidden.json.key}/watch`, {
+      csrf: formToken({ cookie }, `/browse/${hidden.json.key}/watch`),
+    });
     expect(refused.status).toBe(404);
     expect(refused.text).not.toContain('Not for dev two');
     expect((await browser.get(`/browse/${hidden.json.key}`)).status).toBe(404);

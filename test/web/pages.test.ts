@@ -49,7 +49,15 @@ describe('pages: log in', () => {
     const other = new Browser(service);
     await other.get('/login');
     expect((await other.post('/login', { ...fields, email: 'lee@example.com', password: 'lee-password' })).status).toBe(403);
-    expect((await browser.post('/login', { ...fields, email: 'lee@example.com', password: 'lee-password' }, { headers: { origin: 'https://evil.test' } })).status).toBe(403);
+    expect(
+      (
+        await browser.post(
+          '/login',
+          { ...fields, email: 'lee@example.com', password: 'lee-password' },
+          { headers: { origin: 'https://evil.test' } },
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('UI-2: logging in gives a fresh session cookie and answers 303', async () => {
@@ -119,7 +127,12 @@ describe('pages: headers and cookies (UI-7, UI-9, UI-10, spec 4.10)', () => {
 
   it('no cookie is set on API, MCP, OAuth machine or well-known paths, and a session cookie opens nothing there', async () => {
     const browser = await loggedIn(service);
-    for (const [method, path] of [['GET', '/api/v1/me'], ['POST', '/mcp'], ['GET', '/.well-known/oauth-authorization-server'], ['POST', '/oauth/token']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/me'],
+      ['POST', '/mcp'],
+      ['GET', '/.well-known/oauth-authorization-server'],
+      ['POST', '/oauth/token'],
+    ] as const) {
       const answer = await send(service, method, path, { headers: { cookie: browser.cookieHeader() } });
       expect(answer.headers['set-cookie'], path).toBeUndefined();
       if (path === '/api/v1/me' || path === '/mcp') expect(answer.status).toBe(401);
@@ -131,7 +144,12 @@ describe('pages: AI agents (spec 5.1)', () => {
   it('creates a personal token shown once, lists it, and revokes it at once', async () => {
     const browser = await loggedIn(service);
     const page = await browser.get('/agents');
-    const posted = await browser.post('/agents/tokens', { ...formFields(page.text, '/agents/tokens'), name: 'Nightly <bot>', access: 'read', lifetime: '90' });
+    const posted = await browser.post('/agents/tokens', {
+      ...formFields(page.text, '/agents/tokens'),
+      name: 'Nightly <bot>',
+      access: 'read',
+      lifetime: '90',
+    });
     expect(posted.status).toBe(303);
     expect(posted.location).toBe('/agents');
     const created = await browser.get('/agents');
@@ -188,12 +206,22 @@ describe('pages: AI agents (spec 5.1)', () => {
 describe('pages: what my agents did', () => {
   it("lists the member's changes made through tokens with the token's or application's name", async () => {
     const token = await service.token('lee@example.com', 'write', 'Release bot');
-    const created = await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${token}` }, json: { project: 'CORE', summary: 'Made by an agent' } });
+    const created = await send(service, 'POST', '/api/v1/tickets', {
+      headers: { authorization: `Bearer ${token}` },
+      json: { project: 'CORE', summary: 'Made by an agent' },
+    });
     expect(created.status).toBe(201);
     const client = await registerClient(service, { client_name: 'Planner App' });
     const browser = await loggedIn(service);
     const pair = (await exchange(service, await obtainCode(service, { client, browser }))).json;
-    expect((await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${pair.access_token}` }, json: { project: 'CORE', summary: 'Made by an app' } })).status).toBe(201);
+    expect(
+      (
+        await send(service, 'POST', '/api/v1/tickets', {
+          headers: { authorization: `Bearer ${pair.access_token}` },
+          json: { project: 'CORE', summary: 'Made by an app' },
+        })
+      ).status,
+    ).toBe(201);
     const page = await browser.get('/agents/activity');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<td class="agent" data-label="Agent">Release bot</td>');
@@ -215,13 +243,31 @@ describe("pages: the administrator's settings", () => {
     const page = await browser.get('/admin/settings');
     const fields = formFields(page.text, '/admin/settings');
     expect((await browser.post('/admin/settings', { rest_api: 'on' })).status).toBe(403);
-    const saved = await browser.post('/admin/settings', { ...fields, rest_api: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' });
+    const saved = await browser.post('/admin/settings', {
+      ...fields,
+      rest_api: 'on',
+      sprints: 'on',
+      helpdesk: 'on',
+      knowledge: 'on',
+      time: 'on',
+      crm: 'on',
+    });
     expect(saved.status).toBe(303);
     const settings = await readSettings(service.db);
     expect(settings.mcp).toBe(false);
     expect(settings.modules.boards).toBe(false);
     expect(settings.restApi).toBe(true);
-    await browser.post('/admin/settings', { ...fields, rest_api: 'on', mcp: 'on', boards: 'on', sprints: 'on', helpdesk: 'on', knowledge: 'on', time: 'on', crm: 'on' });
+    await browser.post('/admin/settings', {
+      ...fields,
+      rest_api: 'on',
+      mcp: 'on',
+      boards: 'on',
+      sprints: 'on',
+      helpdesk: 'on',
+      knowledge: 'on',
+      time: 'on',
+      crm: 'on',
+    });
     expect((await readSettings(service.db)).mcp).toBe(true);
     expect((await readSettings(service.db)).modules.boards).toBe(true);
   });
@@ -249,8 +295,14 @@ describe("pages: the administrator's settings", () => {
 describe('pages: the read-only ticket page', () => {
   it('shows a ticket the member can see at its url, and 404 for one they cannot', async () => {
     const lee = await service.token('lee@example.com');
-    const visible = await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${lee}` }, json: { project: 'CORE', summary: 'Page <check>', description: '# Title\n\n<script>x</script>' } });
-    const hidden = await send(service, 'POST', '/api/v1/tickets', { headers: { authorization: `Bearer ${lee}` }, json: { project: 'HIDE', summary: 'Secret plan' } });
+    const visible = await send(service, 'POST', '/api/v1/tickets', {
+      headers: { authorization: `Bearer ${lee}` },
+      json: { project: 'CORE', summary: 'Page <check>', description: '# Title\n\n<script>x</script>' },
+    });
+    const hidden = await send(service, 'POST', '/api/v1/tickets', {
+      headers: { authorization: `Bearer ${lee}` },
+      json: { project: 'HIDE', summary: 'Secret plan' },
+    });
     const url = new URL(visible.json.url);
     const page = await (await loggedIn(service, 'dev2')).get(url.pathname);
     expect(page.status).toBe(200);

@@ -67,7 +67,9 @@ describe('a web-only operation is absent from MCP tools/list, for an administrat
     const tools = (reply.body.result.tools as { name: string }[]).map((tool) => tool.name);
     expect(tools.length).toBe(registry.operations.filter((op) => op.tool !== null).length);
     for (const name of webOnlyNames()) expect(tools).not.toContain(name);
-    const called = await postMcp(service, request('tools/call', { name: declaredHere.name, arguments: { word: 'hello' } }), { token: adminWrite });
+    const called = await postMcp(service, request('tools/call', { name: declaredHere.name, arguments: { word: 'hello' } }), {
+      token: adminWrite,
+    });
     expect(called.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: declared_in_a_test') });
   });
 });
@@ -107,6 +109,8 @@ describe('only a web-only operation may be taken while the workspace is read-onl
       response: Type.Object({}),
       handler: async () => ({}),
     });
-    expect(() => createRegistry([{ ...api, takenWhileReadOnly: true }])).toThrow(/only a web-only operation is taken while the workspace is read-only/);
+    expect(() => createRegistry([{ ...api, takenWhileReadOnly: true }])).toThrow(
+      /only a web-only operation is taken while the workspace is read-only/,
+    );
   });
 });

@@ -144,7 +144,19 @@ describe('a read-only workspace says so on every page, as a status at the top', 
   const cli = (...argv: string[]) => databaseCommands.get('settings set')!.execute(service.db, argv, { opening: null, pglite: null });
   // as a browser asks: an unknown address answers a page only to one that accepts HTML
   const open = (browser: Browser, path: string) => browser.get(path, { headers: { accept: 'text/html' } });
-  const PAGES = ['/', '/browse/CORE-1', '/boards/1', '/knowledge', '/time', '/crm', '/notifications', '/agents', '/agents/activity', '/search?q=report', '/no-such-page'];
+  const PAGES = [
+    '/',
+    '/browse/CORE-1',
+    '/boards/1',
+    '/knowledge',
+    '/time',
+    '/crm',
+    '/notifications',
+    '/agents',
+    '/agents/activity',
+    '/search?q=report',
+    '/no-such-page',
+  ];
 
   it('shows no banner while the workspace takes changes', async () => {
     for (const path of PAGES) expect(readOnlyBanner((await open(miaPages, path)).text), path).toBeNull();

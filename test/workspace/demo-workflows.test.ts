@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 async function create(project: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const reply = await svc.request('POST', '/api/v1/tickets', { token: admin, body: { project, summary: `Walked through ${project}`, ...extra } });
+  const reply = await svc.request('POST', '/api/v1/tickets', {
+    token: admin,
+    body: { project, summary: `Walked through ${project}`, ...extra },
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body.key;
 }
@@ -45,7 +48,10 @@ describe('demo workspace: a new ticket of every demo project can be walked to a 
     const { key } = await call('create_ticket', { project: 'ATR', summary: 'Walked by an agent', type: 'Task' });
     await call('transition_ticket', { key, transition: 'In Progress', assignee: 'me' });
     await call('transition_ticket', { key, transition: 'In Review' });
-    expect((await call('transition_ticket', { key, transition: 'Done', resolution: 'Done' })).status).toEqual({ name: 'Done', category: 'done' });
+    expect((await call('transition_ticket', { key, transition: 'Done', resolution: 'Done' })).status).toEqual({
+      name: 'Done',
+      category: 'done',
+    });
   });
 
   it('ATR on the board: card moves across every column to Done', async () => {
@@ -84,6 +90,9 @@ describe('demo workspace: a new ticket of every demo project can be walked to a 
     expect(await take(won, { transition: 'Won' })).toEqual({ name: 'Won', category: 'done' });
 
     const lost = await create('SALES');
-    expect(await take(lost, { transition: 'Lost', fields: { lost_reason: 'Chose a competitor' } })).toEqual({ name: 'Lost', category: 'done' });
+    expect(await take(lost, { transition: 'Lost', fields: { lost_reason: 'Chose a competitor' } })).toEqual({
+      name: 'Lost',
+      category: 'done',
+    });
   });
 });

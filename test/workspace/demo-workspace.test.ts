@@ -55,7 +55,6 @@ describe('workspace file: the demo workspace applies cleanly', () => {
     const me = await svc.request('GET', '/api/v1/me', { token: await svc.token('hana@example.com') });
     expect(me.body.user.name).toBe('Hana Sato');
   });
-
 });
 
 describe('workspace file: applying the same file twice changes nothing', () => {

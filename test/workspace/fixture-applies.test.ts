@@ -29,6 +29,11 @@ describe('workspace file: the platform fixture applies', () => {
       versions: ['1.0'],
       labels: ['backend'],
     });
-    expect(project.body.assignable_users.map((u: { name: string }) => u.name).sort()).toEqual(['Ada Admin', 'Dev One', 'Dev Two', 'Lee Lead']);
+    expect(project.body.assignable_users.map((u: { name: string }) => u.name).sort()).toEqual([
+      'Ada Admin',
+      'Dev One',
+      'Dev Two',
+      'Lee Lead',
+    ]);
   });
 });

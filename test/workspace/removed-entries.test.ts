@@ -30,7 +30,9 @@ const base = () => parseWorkspaceYaml(FILE) as File;
 const withoutStatus = (file: File, status: string) => {
   const flow = file.workflows[0];
   flow.statuses = flow.statuses.filter((s: { name: string }) => s.name !== status);
-  flow.transitions = flow.transitions.filter((t: { to: string; from: unknown }) => t.to !== status && !(Array.isArray(t.from) && t.from.includes(status)));
+  flow.transitions = flow.transitions.filter(
+    (t: { to: string; from: unknown }) => t.to !== status && !(Array.isArray(t.from) && t.from.includes(status)),
+  );
   return file;
 };
 

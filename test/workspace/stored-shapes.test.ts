@@ -93,7 +93,11 @@ describe('workspace file: a security level grant is one row per member, group or
 
 describe('workspace file: custom fields keep their type and choices', () => {
   it('multi_select with its choices', async () => {
-    const fields = await svc.db.selectFrom('custom_fields').select(['key', 'type', 'choices', 'ticket_types']).orderBy('position').execute();
+    const fields = await svc.db
+      .selectFrom('custom_fields')
+      .select(['key', 'type', 'choices', 'ticket_types'])
+      .orderBy('position')
+      .execute();
     expect(fields).toEqual([
       { key: 'points', type: 'number', choices: [], ticket_types: [] },
       { key: 'areas', type: 'multi_select', choices: ['Front', 'Back'], ticket_types: [] },

@@ -97,7 +97,9 @@ describe('workspace file: a changed file updates in place, keeping ids and keys'
   let report: ApplyReport;
   let versionBefore: number;
   beforeAll(async () => {
-    versionBefore = Number((await svc.db.selectFrom('workspace_settings').select('config_version').executeTakeFirstOrThrow()).config_version);
+    versionBefore = Number(
+      (await svc.db.selectFrom('workspace_settings').select('config_version').executeTakeFirstOrThrow()).config_version,
+    );
     report = await applyWorkspace(svc.db, changed());
   });
 
@@ -109,7 +111,13 @@ describe('workspace file: a changed file updates in place, keeping ids and keys'
   it('the renamed project keeps its key and id, and shows the new component but not the removed one', async () => {
     const core = await svc.request('GET', '/api/v1/projects/CORE', { token: admin });
     expect(core.status).toBe(200);
-    expect(core.body).toMatchObject({ key: 'CORE', name: 'Core services', components: ['API', 'Storage'], versions: ['1.0', '1.1', '2.0'], labels: ['backend'] });
+    expect(core.body).toMatchObject({
+      key: 'CORE',
+      name: 'Core services',
+      components: ['API', 'Storage'],
+      versions: ['1.0', '1.1', '2.0'],
+      labels: ['backend'],
+    });
     const after = await rowIds();
     expect(after.project).toBe(ids.project);
     expect(after.api).toBe(ids.api);
@@ -136,13 +144,22 @@ describe('workspace file: a changed file updates in place, keeping ids and keys'
   });
 
   it('a new password is hashed anew and verifies', async () => {
-    const dev = await svc.db.selectFrom('members').select('password_hash').where('email', '=', 'dev1@example.com').executeTakeFirstOrThrow();
+    const dev = await svc.db
+      .selectFrom('members')
+      .select('password_hash')
+      .where('email', '=', 'dev1@example.com')
+      .executeTakeFirstOrThrow();
     expect(await verifyPassword('a-new-password', dev.password_hash)).toBe(true);
   });
 
   it('a member moved from Watchers to Developers may now move tickets', async () => {
     const core = await svc.request('GET', '/api/v1/projects/CORE', { token: admin });
-    expect(core.body.assignable_users.map((u: { name: string }) => u.name).sort()).toEqual(['Ada Admin', 'Dev One', 'Lee Lead', 'Wes Watcher']);
+    expect(core.body.assignable_users.map((u: { name: string }) => u.name).sort()).toEqual([
+      'Ada Admin',
+      'Dev One',
+      'Lee Lead',
+      'Wes Watcher',
+    ]);
   });
 
   it('the workflow keeps its statuses; the transition left out is gone', async () => {

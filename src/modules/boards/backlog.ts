@@ -18,8 +18,11 @@ import { all, inNoOpenSprint, inProjects, inSprint, isOpen, statusOf, visibleTo 
  * The backlog proper: open tickets of the board's projects in no open sprint of the board. Its
  * status `s` is joined, or, given `ofStatus` = statusOf, looked up by the condition itself.
  */
-export const backlogList = (board: LoadedBoard, projectIds: readonly string[], ofStatus = (c: RawBuilder<boolean>) => c): RawBuilder<boolean> =>
-  all([inProjects(projectIds), ofStatus(isOpen), inNoOpenSprint(board.id)]);
+export const backlogList = (
+  board: LoadedBoard,
+  projectIds: readonly string[],
+  ofStatus = (c: RawBuilder<boolean>) => c,
+): RawBuilder<boolean> => all([inProjects(projectIds), ofStatus(isOpen), inNoOpenSprint(board.id)]);
 
 /**
  * GET /boards/{number}/backlog (spec 4.3): open sprints with their tickets, the active one first
@@ -47,7 +50,9 @@ export async function getBacklog(ctx: Context, number: number): Promise<Backlog>
   `.execute(ctx.db);
   const row = result.rows[0]!;
   if (tokenCheck) tokenCheck.offer(row.token_check);
-  const sprints = await Promise.all(row.sprints.map(async ({ sprint, cards }) => ({ ...presentSprint(sprint), tickets: await summariesOf(ctx, cards) })));
+  const sprints = await Promise.all(
+    row.sprints.map(async ({ sprint, cards }) => ({ ...presentSprint(sprint), tickets: await summariesOf(ctx, cards) })),
+  );
   return { board: board.number, sprints, backlog: await summariesOf(ctx, row.backlog) };
 }
 

@@ -4,7 +4,15 @@ import { ApiError } from '../../core/errors.ts';
 import { moduleOffReason } from '../../core/settings.ts';
 import { tokenCheckColumn } from '../../core/token-check.ts';
 import { normalizeName } from '../../core/names.ts';
-import { summariesOf, summaryCellsJson, ticketScope, visibleTicketSql, type ListedSummary, type SummaryCells, type TicketScope } from '../tickets/index.ts';
+import {
+  summariesOf,
+  summaryCellsJson,
+  ticketScope,
+  visibleTicketSql,
+  type ListedSummary,
+  type SummaryCells,
+  type TicketScope,
+} from '../tickets/index.ts';
 import { loadVisibleBoard, withVisibleProjects, type LoadedBoard } from './policy.ts';
 import { presentBoard, presentSprint } from './present.ts';
 import { activeSprintJson, listBoardRows, sprintRows, type ColumnRow, type SprintRow } from './repo.ts';
@@ -82,7 +90,13 @@ async function boardCards(ctx: Context, board: LoadedBoard, scope: TicketScope, 
   const mapped = board.columns.flatMap((c) => c.statuses);
   const hidden = doneTooLong(board.done_retention_days, ctx.now());
   const { tokenCheck } = ctx;
-  const result = await sql<{ unmapped: number; hidden_done: number; cards: SummaryCells[]; sprint?: SprintRow | null; token_check?: unknown }>`/*prepare*/
+  const result = await sql<{
+    unmapped: number;
+    hidden_done: number;
+    cards: SummaryCells[];
+    sprint?: SprintRow | null;
+    token_check?: unknown;
+  }>`/*prepare*/
     with board as (
       select ${cardSourceColumns}, ${statusIn(mapped)} as mapped, ${hidden} as hidden
       from tickets t join statuses s on s.id = t.status_id

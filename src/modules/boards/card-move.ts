@@ -19,7 +19,10 @@ import { all, inOpenSprintWith, inProjects, statusIn, statusOf } from './ticket-
 
 export function requireOnBoard(board: LoadedBoard, ticket: TicketState): void {
   if (!board.projects.some((p) => p.id === ticket.project_id)) {
-    throw invalid('/key', `${ticket.key} is not on board ${board.number} (it draws from ${board.visibleProjects.map((p) => p.key).join(', ')})`);
+    throw invalid(
+      '/key',
+      `${ticket.key} is not on board ${board.number} (it draws from ${board.visibleProjects.map((p) => p.key).join(', ')})`,
+    );
   }
 }
 
@@ -30,9 +33,14 @@ function requireAsked(transition: TransitionChoice, input: CardMoveBody): void {
   if (transition.asks.resolution && input.resolution === undefined) {
     throw invalid('/resolution', `the move takes transition "${transition.name}", which asks for a resolution; give resolution`);
   }
-  const missing = transition.asks.fields.filter((key) => !Object.keys(input.fields ?? {}).some((k) => normalizeName(k) === normalizeName(key)));
+  const missing = transition.asks.fields.filter(
+    (key) => !Object.keys(input.fields ?? {}).some((k) => normalizeName(k) === normalizeName(key)),
+  );
   if (missing.length) {
-    throw invalid(`/fields/${missing[0]}`, `the move takes transition "${transition.name}", which asks for ${missing.join(', ')}; give them in fields`);
+    throw invalid(
+      `/fields/${missing[0]}`,
+      `the move takes transition "${transition.name}", which asks for ${missing.join(', ')}; give them in fields`,
+    );
   }
 }
 
@@ -74,7 +82,11 @@ export async function moveCard(ctx: Context, number: number, input: CardMoveBody
 
   // The column as it shows beside the card: on a scrum board, the tickets of the card's open sprint (or of none).
   const scrum = board.kind === 'scrum';
-  const inColumn = all([inProjects(board.projects.map((p) => p.id)), statusOf(statusIn(column.statuses)), ...(scrum ? [inOpenSprintWith(board.id, ticket.id)] : [])]);
+  const inColumn = all([
+    inProjects(board.projects.map((p) => p.id)),
+    statusOf(statusIn(column.statuses)),
+    ...(scrum ? [inOpenSprintWith(board.id, ticket.id)] : []),
+  ]);
   const listName: ListName = async () => {
     const sprint = scrum ? ((await openSprintOf(ctx.db, board.id, ticket.id)) ?? null) : undefined;
     return `column ${columnName(column)} of board ${board.number}${sprint === undefined ? '' : sprint ? ` in sprint ${sprint.name}` : ' outside its sprints'}`;

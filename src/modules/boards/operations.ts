@@ -49,7 +49,7 @@ export const getBoardOperation = defineOperation({
   access: 'read',
   summary: 'Read a board',
   description:
-    'A board\'s columns in order (statuses, work-in-progress limits) with their tickets in rank order (at most 500), the count in statuses no column shows (`unmapped`) and of done tickets retention hides (`hidden_done`). Move cards with move_card.',
+    "A board's columns in order (statuses, work-in-progress limits) with their tickets in rank order (at most 500), the count in statuses no column shows (`unmapped`) and of done tickets retention hides (`hidden_done`). Move cards with move_card.",
   params: BoardParams,
   query: BoardQuery,
   toolArgs: boardArg,
@@ -85,9 +85,9 @@ export const getBacklogOperation = defineOperation({
   path: '/boards/:number/backlog',
   module: 'boards',
   access: 'read',
-  summary: 'Read a board\'s backlog',
+  summary: "Read a board's backlog",
   description:
-    'Open sprints (the active one first, then future ones) with their tickets, then the board\'s open tickets in no open sprint, in rank order (at most 500 each). Move them with move_to_sprint.',
+    "Open sprints (the active one first, then future ones) with their tickets, then the board's open tickets in no open sprint, in rank order (at most 500 each). Move them with move_to_sprint.",
   params: BoardParams,
   toolArgs: boardArg,
   response: Backlog,
@@ -122,7 +122,7 @@ export const listSprintsOperation = defineOperation({
   path: '/boards/:number/sprints',
   module: 'sprints',
   access: 'read',
-  summary: 'List a board\'s sprints',
+  summary: "List a board's sprints",
   description:
     'Every sprint of a board in order (future, active, closed) with dates and goal. `can_manage`: whether you may create, change, start, complete and delete them (administrators, or project:admin in every project of the board, with a write token).',
   params: BoardParams,
@@ -141,7 +141,7 @@ export const createSprintOperation = defineOperation({
   access: 'write',
   summary: 'Create a sprint',
   description:
-    'Creates a future sprint after a scrum board\'s other sprints; names are unique on a board. Needs sprint management (`can_manage` in list_sprints).',
+    "Creates a future sprint after a scrum board's other sprints; names are unique on a board. Needs sprint management (`can_manage` in list_sprints).",
   params: BoardParams,
   body: CreateSprintBody,
   toolArgs: boardArg,

@@ -13,12 +13,19 @@ export interface PlacementInput {
 /** The list's name for a refusal (`column "To Do" of board 1 in sprint S`), looked up only then. */
 export type ListName = () => Promise<string>;
 
-const notInList = async (neighbour: Neighbour, listName: ListName) => invalid(neighbour.pointer, `${neighbour.key} is not in ${await listName()}`);
+const notInList = async (neighbour: Neighbour, listName: ListName) =>
+  invalid(neighbour.pointer, `${neighbour.key} is not in ${await listName()}`);
 
 const named = (key: string, pointer: string): Neighbour => ({ key: normalizeKey(key), pointer });
 
 /** Refuses a neighbour that is not another ranked ticket of the list. */
-async function requireInList(ctx: Context, list: RawBuilder<boolean>, neighbour: Neighbour, cardId: string, listName: ListName): Promise<void> {
+async function requireInList(
+  ctx: Context,
+  list: RawBuilder<boolean>,
+  neighbour: Neighbour,
+  cardId: string,
+  listName: ListName,
+): Promise<void> {
   const result = await sql<{ found: boolean }>`
     select true as found from tickets t where t.key = ${neighbour.key} and t.id <> ${cardId}::uuid and t.rank is not null and ${list}
   `.execute(ctx.db);
@@ -30,7 +37,13 @@ async function requireInList(ctx: Context, list: RawBuilder<boolean>, neighbour:
  * statement that ranks it (rankCard); `after` given beside `before` places nothing, so it is
  * checked here. Either way a refusal comes before the move's transaction commits: it changes nothing.
  */
-export async function resolvePlace(ctx: Context, list: RawBuilder<boolean>, input: PlacementInput, cardId: string, listName: ListName): Promise<Place> {
+export async function resolvePlace(
+  ctx: Context,
+  list: RawBuilder<boolean>,
+  input: PlacementInput,
+  cardId: string,
+  listName: ListName,
+): Promise<Place> {
   if (input.before !== undefined) {
     if (input.after !== undefined) await requireInList(ctx, list, named(input.after, '/after'), cardId, listName);
     return { before: named(input.before, '/before') };
@@ -44,7 +57,13 @@ export async function resolvePlace(ctx: Context, list: RawBuilder<boolean>, inpu
  * lock is held, whether it never was or left while the move waited, is 422, and the move (its
  * transition too) changes nothing.
  */
-export async function rankCard(ctx: Context, list: RawBuilder<boolean>, card: { id: string }, place: Place, listName: ListName): Promise<Ticket> {
+export async function rankCard(
+  ctx: Context,
+  list: RawBuilder<boolean>,
+  card: { id: string },
+  place: Place,
+  listName: ListName,
+): Promise<Ticket> {
   await lockRanks(ctx.db);
   const rank = await rankInList(ctx.db, list, card.id, place);
   if (rank === null) {

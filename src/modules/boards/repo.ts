@@ -63,7 +63,11 @@ export async function boardProjects(db: Kysely<DB>, boards: readonly BoardRow[])
     .selectFrom('board_projects as bp')
     .innerJoin('projects as p', 'p.id', 'bp.project_id')
     .select(['bp.board_id', 'p.id', 'p.key'])
-    .where('bp.board_id', 'in', boards.map((b) => b.id))
+    .where(
+      'bp.board_id',
+      'in',
+      boards.map((b) => b.id),
+    )
     .orderBy('bp.position')
     .execute();
   for (const row of listed) byBoard.get(row.board_id)?.push({ id: row.id, key: row.key });
@@ -135,7 +139,12 @@ export async function openSprintOf(db: Kysely<DB>, boardId: string, ticketId: st
 }
 
 export async function takeOutOfOpenSprint(db: Kysely<DB>, boardId: string, ticketId: string): Promise<void> {
-  await db.deleteFrom('sprint_tickets').where('board_id', '=', boardId).where('ticket_id', '=', ticketId).where('open', '=', true).execute();
+  await db
+    .deleteFrom('sprint_tickets')
+    .where('board_id', '=', boardId)
+    .where('ticket_id', '=', ticketId)
+    .where('open', '=', true)
+    .execute();
 }
 
 export async function putInSprint(db: Kysely<DB>, sprint: Pick<SprintRow, 'id' | 'board_id'>, ticketIds: readonly string[]): Promise<void> {

@@ -25,7 +25,13 @@ export type SprintScope = 'any' | 'open';
  * A sprint of the board by id or name (case-insensitive). `open` looks among future and active
  * sprints only. A miss is 422 `no_such_sprint` listing up to 25 names that would have matched.
  */
-export function resolveSprint(sprints: readonly SprintRow[], given: string, pointer: string, scope: SprintScope, boardNumber: number): SprintRow {
+export function resolveSprint(
+  sprints: readonly SprintRow[],
+  given: string,
+  pointer: string,
+  scope: SprintScope,
+  boardNumber: number,
+): SprintRow {
   refuseBlank(given, pointer);
   const candidates = scope === 'open' ? sprints.filter((s) => s.state !== 'closed') : sprints;
   const wanted = normalizeName(given);
@@ -34,7 +40,10 @@ export function resolveSprint(sprints: readonly SprintRow[], given: string, poin
   const what = scope === 'open' ? 'open sprint' : 'sprint';
   throw new ApiError(
     'no_such_sprint',
-    `${pointer}: board ${boardNumber} has no ${what} "${given.trim()}"; ${what}s are ${candidateList(given, candidates.map((s) => s.name))}`,
+    `${pointer}: board ${boardNumber} has no ${what} "${given.trim()}"; ${what}s are ${candidateList(
+      given,
+      candidates.map((s) => s.name),
+    )}`,
   );
 }
 

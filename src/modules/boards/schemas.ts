@@ -14,7 +14,7 @@ const boardFields = {
     description: 'keys of the projects the board draws from that you can see; a board drawing from every project lists them all',
   }),
   owner: Nullable(Person),
-  url: Type.String({ format: 'uri', description: 'the board\'s read-only page in the service' }),
+  url: Type.String({ format: 'uri', description: "the board's read-only page in the service" }),
 };
 
 export const Board = shared('Board', Type.Object(boardFields));
@@ -83,8 +83,7 @@ export const Backlog = shared(
       description: 'open sprints: the active one first, then future ones in order; none with the sprints module off',
     }),
     backlog: Type.Array(TicketSummary, {
-      description:
-        'open tickets in no open sprint (with the sprints module off: every open ticket), in rank order; at most 500',
+      description: 'open tickets in no open sprint (with the sprints module off: every open ticket), in rank order; at most 500',
     }),
   }),
 );
@@ -102,10 +101,10 @@ export type SprintList = Static<typeof SprintList>;
 
 // ---- inputs
 
-export const BoardParams = Type.Object({ number: Type.Integer({ minimum: 1, description: 'the board\'s number' }) });
+export const BoardParams = Type.Object({ number: Type.Integer({ minimum: 1, description: "the board's number" }) });
 export const SprintParams = Type.Object({
   number: BoardParams.properties.number,
-  sprint: Type.String({ minLength: 1, description: 'a sprint\'s name or id' }),
+  sprint: Type.String({ minLength: 1, description: "a sprint's name or id" }),
 });
 
 export const BoardQuery = Type.Object({
@@ -128,7 +127,7 @@ const Placement = {
 export const CardMoveBody = Type.Object({
   key: TicketKey,
   column: Type.Union([Type.String({ minLength: 1 }), Type.Integer({ minimum: 0 })], {
-    description: 'the column\'s name or its index from 0',
+    description: "the column's name or its index from 0",
   }),
   ...Placement,
   resolution: TransitionBody.properties.resolution,
@@ -141,7 +140,7 @@ export type CardMoveBody = Static<typeof CardMoveBody>;
 
 export const BacklogMoveBody = Type.Object({
   key: TicketKey,
-  sprint: Type.String({ minLength: 1, description: 'an open sprint\'s name or id, or `backlog`' }),
+  sprint: Type.String({ minLength: 1, description: "an open sprint's name or id, or `backlog`" }),
   ...Placement,
 });
 export type BacklogMoveBody = Static<typeof BacklogMoveBody>;
@@ -173,7 +172,7 @@ export type StartSprintBody = Static<typeof StartSprintBody>;
 
 export const CompleteSprintBody = Type.Object({
   move_open_to: Type.Optional(
-    Type.String({ minLength: 1, description: 'where unfinished tickets go: an open sprint\'s name or id, or `backlog` (default)' }),
+    Type.String({ minLength: 1, description: "where unfinished tickets go: an open sprint's name or id, or `backlog` (default)" }),
   ),
 });
 export type CompleteSprintBody = Static<typeof CompleteSprintBody>;

@@ -47,7 +47,8 @@ async function saveName<T>(board: LoadedBoard, name: string, write: () => Promis
   try {
     return await write();
   } catch (error) {
-    if (uniqueViolation(error, 'sprints_name_per_board')) throw invalid('/name', `board ${board.number} already has a sprint named "${name.trim()}"`);
+    if (uniqueViolation(error, 'sprints_name_per_board'))
+      throw invalid('/name', `board ${board.number} already has a sprint named "${name.trim()}"`);
     throw error;
   }
 }
@@ -116,7 +117,10 @@ function wrongState(sprint: SprintRow, verb: 'started' | 'completed' | 'deleted'
 }
 
 function sprintActive(board: LoadedBoard, active: string | null): ApiError {
-  return new ApiError('sprint_active', `Board ${board.number} already has an active sprint${active ? ` ("${active}")` : ''}; complete it first`);
+  return new ApiError(
+    'sprint_active',
+    `Board ${board.number} already has an active sprint${active ? ` ("${active}")` : ''}; complete it first`,
+  );
 }
 
 /**
@@ -128,7 +132,12 @@ export async function startSprint(ctx: Context, number: number, sprintName: stri
   const board = await managedBoard(ctx, number);
   const sprint = await pathSprint(ctx, board, sprintName);
   if (sprint.state !== 'future') throw wrongState(sprint, 'started');
-  const active = await ctx.db.selectFrom('sprints').select('name').where('board_id', '=', board.id).where('state', '=', 'active').executeTakeFirst();
+  const active = await ctx.db
+    .selectFrom('sprints')
+    .select('name')
+    .where('board_id', '=', board.id)
+    .where('state', '=', 'active')
+    .executeTakeFirst();
   if (active) throw sprintActive(board, active.name);
   const start = input.start_date !== undefined ? parseSprintDate(input.start_date, '/start_date') : dateToTimestamp(ctx.now());
   const end = input.end_date !== undefined ? parseSprintDate(input.end_date, '/end_date') : sprint.end_at;
@@ -147,7 +156,12 @@ export async function startSprint(ctx: Context, number: number, sprintName: stri
  * POST …/complete: active → closed. Done tickets stay in the sprint; unfinished ones go to
  * move_open_to (an open sprint, or the backlog by default), each with a history entry.
  */
-export async function completeSprint(ctx: Context, number: number, sprintName: string, input: CompleteSprintBody): Promise<CompletedSprint> {
+export async function completeSprint(
+  ctx: Context,
+  number: number,
+  sprintName: string,
+  input: CompleteSprintBody,
+): Promise<CompletedSprint> {
   const board = await managedBoard(ctx, number);
   const sprint = await pathSprint(ctx, board, sprintName);
   if (sprint.state !== 'active') throw wrongState(sprint, 'completed');
@@ -165,8 +179,21 @@ export async function completeSprint(ctx: Context, number: number, sprintName: s
   `.execute(ctx.db);
   const moved = unfinished.rows;
   if (moved.length > 0) {
-    await ctx.db.deleteFrom('sprint_tickets').where('sprint_id', '=', sprint.id).where('ticket_id', 'in', moved.map((t) => t.id)).execute();
-    if (target) await putInSprint(ctx.db, target, moved.map((t) => t.id));
+    await ctx.db
+      .deleteFrom('sprint_tickets')
+      .where('sprint_id', '=', sprint.id)
+      .where(
+        'ticket_id',
+        'in',
+        moved.map((t) => t.id),
+      )
+      .execute();
+    if (target)
+      await putInSprint(
+        ctx.db,
+        target,
+        moved.map((t) => t.id),
+      );
     for (const ticket of moved) await recordSprintChange(ctx, ticket.id, sprint, target);
   }
   await ctx.db.updateTable('sprint_tickets').set({ open: false }).where('sprint_id', '=', sprint.id).execute();

@@ -41,7 +41,9 @@ export const BoardEntry = Type.Object(
       Nullable(Type.Integer({ minimum: 0, description: 'done tickets done for longer leave the board view; null (default) keeps them' })),
     ),
     sprints: Type.Optional(
-      Type.Array(SprintEntry, { description: 'scrum boards only: each is created when the board has no sprint of that name; the API runs them afterwards' }),
+      Type.Array(SprintEntry, {
+        description: 'scrum boards only: each is created when the board has no sprint of that name; the API runs them afterwards',
+      }),
     ),
   },
   Strict,

@@ -31,7 +31,8 @@ function checkColumns(ctx: CheckContext, board: BoardEntry, at: (...parts: (stri
     column.statuses.forEach((status, s) => {
       const path = at('columns', c, 'statuses', s);
       const key = normalizeName(status);
-      if (!known.some((k) => normalizeName(k) === key)) fail(path, `no status "${status.trim()}"; statuses are ${candidateList(status, known)}`);
+      if (!known.some((k) => normalizeName(k) === key))
+        fail(path, `no status "${status.trim()}"; statuses are ${candidateList(status, known)}`);
       const earlier = seen.get(key);
       if (earlier) fail(path, `status "${status.trim()}" is already shown by ${earlier}; a status belongs to one column`);
       seen.set(key, at('columns', c));
@@ -71,7 +72,8 @@ function check(ctx: CheckContext): void {
     if (board.owner) ctx.people.find(board.owner, at('owner'));
     if (board.projects !== 'all') {
       board.projects.forEach((key, p) => {
-        if (!projectKeys.includes(normalizeKey(key))) fail(at('projects', p), `no project "${key.trim()}"; projects are ${candidateList(key, projectKeys)}`);
+        if (!projectKeys.includes(normalizeKey(key)))
+          fail(at('projects', p), `no project "${key.trim()}"; projects are ${candidateList(key, projectKeys)}`);
       });
     }
     checkColumns(ctx, board, at);
@@ -83,11 +85,19 @@ async function applyProjects(ctx: ApplyContext, boardId: string, board: BoardEnt
   const keys = board.projects === 'all' ? [] : board.projects.map(normalizeKey);
   const projects = await ctx.db.selectFrom('projects').select(['id', 'key']).execute();
   const wanted = keys.map((key) => projects.find((p) => p.key.toUpperCase() === key)!.id);
-  const stored = await ctx.db.selectFrom('board_projects').select('project_id').where('board_id', '=', boardId).orderBy('position').execute();
+  const stored = await ctx.db
+    .selectFrom('board_projects')
+    .select('project_id')
+    .where('board_id', '=', boardId)
+    .orderBy('position')
+    .execute();
   if (stored.map((r) => r.project_id).join() === wanted.join()) return;
   await ctx.db.deleteFrom('board_projects').where('board_id', '=', boardId).execute();
   if (wanted.length) {
-    await ctx.db.insertInto('board_projects').values(wanted.map((project_id, position) => ({ board_id: boardId, project_id, position }))).execute();
+    await ctx.db
+      .insertInto('board_projects')
+      .values(wanted.map((project_id, position) => ({ board_id: boardId, project_id, position })))
+      .execute();
   }
   ctx.writer.log.note('board_projects', 'updated');
 }
@@ -119,7 +129,8 @@ async function applySprints(ctx: ApplyContext, boardId: string, board: BoardEntr
     if (stored.some((row) => normalizeName(row.name) === normalizeName(sprint.name))) continue;
     const at = (...parts: (string | number)[]) => filePath('boards', b, 'sprints', s, ...parts);
     const state = sprint.state ?? 'future';
-    if (state === 'active' && stored.some((row) => row.state === 'active')) fail(at('state'), `board ${board.number} already has an active sprint`);
+    if (state === 'active' && stored.some((row) => row.state === 'active'))
+      fail(at('state'), `board ${board.number} already has an active sprint`);
     const end = sprintDate(sprint.end_date, at('end_date'));
     const id = await ctx.writer.save('sprints', undefined, {
       board_id: boardId,
@@ -136,13 +147,22 @@ async function applySprints(ctx: ApplyContext, boardId: string, board: BoardEntr
   }
 }
 
-async function addSprintTickets(ctx: ApplyContext, boardId: string, sprintId: string, state: string, sprint: SprintEntry, at: (...parts: (string | number)[]) => string): Promise<void> {
+async function addSprintTickets(
+  ctx: ApplyContext,
+  boardId: string,
+  sprintId: string,
+  state: string,
+  sprint: SprintEntry,
+  at: (...parts: (string | number)[]) => string,
+): Promise<void> {
   for (const [t, key] of (sprint.tickets ?? []).entries()) {
     const ticket = await ctx.db.selectFrom('tickets').select('id').where('key', '=', normalizeKey(key)).executeTakeFirst();
     if (!ticket) fail(at('tickets', t), `no ticket ${normalizeKey(key)}`);
     const open = state !== 'closed';
     if (open) {
-      const taken = await sql<{ one: number }>`select 1 as one from sprint_tickets where board_id = ${boardId} and ticket_id = ${ticket.id} and open`.execute(ctx.db);
+      const taken = await sql<{
+        one: number;
+      }>`select 1 as one from sprint_tickets where board_id = ${boardId} and ticket_id = ${ticket.id} and open`.execute(ctx.db);
       if (taken.rows.length) fail(at('tickets', t), `${normalizeKey(key)} is already in an open sprint of this board`);
     }
     await ctx.db.insertInto('sprint_tickets').values({ sprint_id: sprintId, ticket_id: ticket.id, board_id: boardId, open }).execute();
@@ -158,7 +178,14 @@ async function apply(ctx: ApplyContext): Promise<void> {
       number: board.number,
       name: board.name.trim(),
       kind: board.kind,
-      owner_id: board.owner === undefined ? (existing ? undefined : null) : board.owner === null ? null : ctx.people.id(board.owner, filePath('boards', b, 'owner')),
+      owner_id:
+        board.owner === undefined
+          ? existing
+            ? undefined
+            : null
+          : board.owner === null
+            ? null
+            : ctx.people.id(board.owner, filePath('boards', b, 'owner')),
       all_projects: board.projects === 'all',
       done_retention_days: board.done_retention_days === undefined ? (existing ? undefined : null) : board.done_retention_days,
     });

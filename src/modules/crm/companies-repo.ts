@@ -43,14 +43,27 @@ export async function companyPage(
     order by lower(c.name), c.id
     ${window}
   `.execute(db);
-  return { rows, total: await pageTotal(db, rows, page.offset, sql<{ total: number }>`${marker} select count(*)::int as total from companies c where ${where}`) };
+  return {
+    rows,
+    total: await pageTotal(
+      db,
+      rows,
+      page.offset,
+      sql<{ total: number }>`${marker} select count(*)::int as total from companies c where ${where}`,
+    ),
+  };
 }
 
 /**
  * One company by id, or by name (case-insensitive, surrounding spaces ignored), among those `where`
  * allows. Prepared: every request that names a company asks it, in one of a few shapes.
  */
-export async function findCompany(db: Kysely<DB>, given: string, byId: boolean, where: RawBuilder<boolean>): Promise<CompanyRow | undefined> {
+export async function findCompany(
+  db: Kysely<DB>,
+  given: string,
+  byId: boolean,
+  where: RawBuilder<boolean>,
+): Promise<CompanyRow | undefined> {
   const name = given.trim().toLowerCase();
   const { rows } = await sql<CompanyRow>`${sql.raw(PREPARE)}
     select ${companyColumns}
@@ -63,7 +76,11 @@ export async function findCompany(db: Kysely<DB>, given: string, byId: boolean, 
 }
 
 /** Up to 25 company names `where` allows, most like `given` first, and how many there are in all (for a no-match message). */
-export async function companyNamesLike(db: Kysely<DB>, given: string, where: RawBuilder<boolean>): Promise<{ names: string[]; total: number }> {
+export async function companyNamesLike(
+  db: Kysely<DB>,
+  given: string,
+  where: RawBuilder<boolean>,
+): Promise<{ names: string[]; total: number }> {
   const wanted = given.trim().toLowerCase();
   const { rows } = await sql<{ name: string; total: number }>`
     select c.name, count(*) over () as total
@@ -93,7 +110,11 @@ export interface CompanyValues {
 }
 
 export async function updateCompany(db: Kysely<DB>, id: string, values: CompanyValues, now: Date): Promise<void> {
-  await db.updateTable('companies').set({ ...values, updated_at: now.toISOString() }).where('id', '=', id).execute();
+  await db
+    .updateTable('companies')
+    .set({ ...values, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Whether another company already has this name (case-insensitive). */

@@ -41,19 +41,26 @@ export async function searchCompanies(ctx: Context, input: SearchCompaniesQuery)
 const dealKeys = new Intl.Collator('en', { numeric: true });
 const byExpectedClose = (a: CompanyDealRow, b: CompanyDealRow) =>
   (a.fields?.expected_close ?? '9999').localeCompare(b.fields?.expected_close ?? '9999') || dealKeys.compare(a.key, b.key);
-const byClosedLatest = (a: CompanyDealRow, b: CompanyDealRow) => (b.resolved_at ?? '').localeCompare(a.resolved_at ?? '') || dealKeys.compare(a.key, b.key);
+const byClosedLatest = (a: CompanyDealRow, b: CompanyDealRow) =>
+  (b.resolved_at ?? '').localeCompare(a.resolved_at ?? '') || dealKeys.compare(a.key, b.key);
 
 /** GET /companies/{id} (id or name): the company with its contacts and the deals the member may see, open and closed. */
 export async function getCompany(ctx: Context, given: string): Promise<CompanyDetail> {
   const access = await crmAccess(ctx);
   const company = await loadCompany(ctx, access, given);
   const scope = await ticketScope(ctx);
-  const [contacts, deals] = await Promise.all([companyContacts(ctx.db, company.id), companyDeals(ctx.db, company.id, visibleTicketSql(scope, 't'))]);
+  const [contacts, deals] = await Promise.all([
+    companyContacts(ctx.db, company.id),
+    companyDeals(ctx.db, company.id, visibleTicketSql(scope, 't')),
+  ]);
   const open = deals.filter((d) => d.status_category !== 'done').sort(byExpectedClose);
   const closed = deals.filter((d) => d.status_category === 'done').sort(byClosedLatest);
   return {
     ...presentCompany(company, ctx.publicUrl),
-    description: company.description_text === null ? null : { format: (company.description_format ?? 'markdown') as 'markdown', text: company.description_text },
+    description:
+      company.description_text === null
+        ? null
+        : { format: (company.description_format ?? 'markdown') as 'markdown', text: company.description_text },
     contacts: contacts.map((row) => presentContact(row, ctx.publicUrl)),
     deals: { open: open.map(presentDealSummary), closed: closed.map(presentDealSummary) },
   };
@@ -80,7 +87,8 @@ export async function updateCompany(ctx: Context, given: string, input: UpdateCo
     const name = input.name.trim();
     if (name === '') throw invalid('/name', 'must not be blank');
     if (name !== company.name) {
-      if (await companyNameTaken(ctx.db, name, company.id)) throw invalid('/name', `another company is already named "${name}"; company names are unique in the workspace`);
+      if (await companyNameTaken(ctx.db, name, company.id))
+        throw invalid('/name', `another company is already named "${name}"; company names are unique in the workspace`);
       change('name', 'name', company.name, name, name);
     }
   }

@@ -21,7 +21,8 @@ export async function searchContacts(ctx: Context, input: SearchContactsQuery): 
   const filters: RawBuilder<boolean>[] = [];
   if (input.stage !== undefined) filters.push(sql<boolean>`c.stage = ${input.stage}`);
   if (input.owner !== undefined) filters.push(sql<boolean>`c.owner_id = ${(await resolvePerson(ctx, input.owner, '/owner')).id}`);
-  if (input.company !== undefined) filters.push(sql<boolean>`c.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
+  if (input.company !== undefined)
+    filters.push(sql<boolean>`c.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
   const words = input.q === undefined ? null : prefixQuery(input.q);
   if (words !== null) filters.push(sql<boolean>`c.search_vector @@ to_tsquery('simple', ${words})`);
   const where: RawBuilder<boolean> = sql.join([contactVisibleSql(access), sql<boolean>`c.archived = ${archived}`, ...filters], sql` and `);

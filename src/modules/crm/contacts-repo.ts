@@ -136,10 +136,16 @@ export async function insertContact(db: Kysely<DB>, values: NewContact, now: Dat
   return row.id;
 }
 
-export type ContactChange = Partial<Pick<NewContact, 'name' | 'job_title' | 'stage' | 'company_id' | 'owner_id' | 'notes_format' | 'notes_text'>>;
+export type ContactChange = Partial<
+  Pick<NewContact, 'name' | 'job_title' | 'stage' | 'company_id' | 'owner_id' | 'notes_format' | 'notes_text'>
+>;
 
 export async function updateContactRow(db: Kysely<DB>, id: string, values: ContactChange, now: Date): Promise<void> {
-  await db.updateTable('contacts').set({ ...values, updated_at: now.toISOString() }).where('id', '=', id).execute();
+  await db
+    .updateTable('contacts')
+    .set({ ...values, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Rewrites a contact's search document (name, job title, addresses) after a change to any of them. */
@@ -156,17 +162,45 @@ export async function addressHolder(db: Kysely<DB>, address: string): Promise<st
 }
 
 /** Adds an address; `primary` moves the primary flag to it. */
-export async function insertEmail(db: Kysely<DB>, contactId: string, email: { address: string; label: EmailLabel; primary: boolean }, now: Date): Promise<void> {
-  if (email.primary) await db.updateTable('contact_emails').set({ is_primary: false }).where('contact_id', '=', contactId).where('is_primary', '=', true).execute();
+export async function insertEmail(
+  db: Kysely<DB>,
+  contactId: string,
+  email: { address: string; label: EmailLabel; primary: boolean },
+  now: Date,
+): Promise<void> {
+  if (email.primary)
+    await db
+      .updateTable('contact_emails')
+      .set({ is_primary: false })
+      .where('contact_id', '=', contactId)
+      .where('is_primary', '=', true)
+      .execute();
   await db
     .insertInto('contact_emails')
-    .values({ contact_id: contactId, address: email.address.trim(), label: email.label, is_primary: email.primary, created_at: now.toISOString() })
+    .values({
+      contact_id: contactId,
+      address: email.address.trim(),
+      label: email.label,
+      is_primary: email.primary,
+      created_at: now.toISOString(),
+    })
     .execute();
 }
 
 /** Adds a number as written; `primary` moves the primary flag to it. */
-export async function insertPhone(db: Kysely<DB>, contactId: string, phone: { number: string; label: PhoneLabel; primary: boolean }, now: Date): Promise<void> {
-  if (phone.primary) await db.updateTable('contact_phones').set({ is_primary: false }).where('contact_id', '=', contactId).where('is_primary', '=', true).execute();
+export async function insertPhone(
+  db: Kysely<DB>,
+  contactId: string,
+  phone: { number: string; label: PhoneLabel; primary: boolean },
+  now: Date,
+): Promise<void> {
+  if (phone.primary)
+    await db
+      .updateTable('contact_phones')
+      .set({ is_primary: false })
+      .where('contact_id', '=', contactId)
+      .where('is_primary', '=', true)
+      .execute();
   await db
     .insertInto('contact_phones')
     .values({ contact_id: contactId, number: phone.number, label: phone.label, is_primary: phone.primary, created_at: now.toISOString() })

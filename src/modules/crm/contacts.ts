@@ -70,27 +70,35 @@ export async function createContact(ctx: Context, input: CreateContactBody): Pro
   const company = input.company == null ? null : await resolveCompany(ctx, access, input.company, '/company', { archived: false });
   await requireCrm(ctx, 'edit', company, 'create contacts');
   // left out: the member creating it owns it; null: nobody does
-  const owner = input.owner === undefined ? { id: ctx.actor.memberId, name: ctx.actor.name } : input.owner === null ? null : await resolveCrmMember(ctx, input.owner, company, '/owner');
+  const owner =
+    input.owner === undefined
+      ? { id: ctx.actor.memberId, name: ctx.actor.name }
+      : input.owner === null
+        ? null
+        : await resolveCrmMember(ctx, input.owner, company, '/owner');
   if (input.email !== undefined) await claimAddress(ctx, input.email, '/email');
 
   const now = ctx.now();
-  const id = await guardAddress('/email', () => writeNewContact(
-    ctx.db,
-    {
-      name,
-      job_title: input.job_title?.trim() || null,
-      stage: input.stage ?? 'lead',
-      company_id: company?.id ?? null,
-      owner_id: owner?.id ?? null,
-      notes_format: input.notes == null ? null : 'markdown',
-      notes_text: input.notes ?? null,
-      source: 'api',
-    },
-    input.email === undefined ? [] : [{ address: input.email.trim(), label: 'work', primary: true }],
-    input.phone === undefined ? [] : [{ number: input.phone, label: 'work', primary: true }],
-    now,
-  ));
-  const set = (field: string, value: unknown): HistoryChange[] => (value === null || value === undefined ? [] : [{ field, from: null, to: value }]);
+  const id = await guardAddress('/email', () =>
+    writeNewContact(
+      ctx.db,
+      {
+        name,
+        job_title: input.job_title?.trim() || null,
+        stage: input.stage ?? 'lead',
+        company_id: company?.id ?? null,
+        owner_id: owner?.id ?? null,
+        notes_format: input.notes == null ? null : 'markdown',
+        notes_text: input.notes ?? null,
+        source: 'api',
+      },
+      input.email === undefined ? [] : [{ address: input.email.trim(), label: 'work', primary: true }],
+      input.phone === undefined ? [] : [{ number: input.phone, label: 'work', primary: true }],
+      now,
+    ),
+  );
+  const set = (field: string, value: unknown): HistoryChange[] =>
+    value === null || value === undefined ? [] : [{ field, from: null, to: value }];
   await history(ctx, id, 'created', [
     ...set('name', name),
     ...set('job_title', input.job_title?.trim() || null),
@@ -108,7 +116,12 @@ export async function createContact(ctx: Context, input: CreateContactBody): Pro
 async function contactToChange(ctx: Context, access: CrmAccess, id: string): Promise<ContactRow> {
   const contact = isUuid(id) ? await findContact(ctx.db, id.trim(), contactVisibleSql(access), true) : undefined;
   if (!contact) throw notFound(`Contact ${id.trim()}`);
-  await requireCrm(ctx, 'edit', contact.company_id ? { id: contact.company_id, name: contact.company_name ?? '' } : null, 'change contacts');
+  await requireCrm(
+    ctx,
+    'edit',
+    contact.company_id ? { id: contact.company_id, name: contact.company_name ?? '' } : null,
+    'change contacts',
+  );
   return contact;
 }
 
@@ -183,6 +196,9 @@ export async function addContactPhone(ctx: Context, id: string, input: AddPhoneB
   const now = ctx.now();
   await insertPhone(ctx.db, contact.id, { number: input.number, label: input.label ?? 'work', primary }, now);
   await touchContact(ctx.db, contact.id, now);
-  await history(ctx, contact.id, 'updated', [{ field: 'phones', from: null, to: input.number }, ...(primary ? [{ field: 'phone', from: null, to: input.number }] : [])]);
+  await history(ctx, contact.id, 'updated', [
+    { field: 'phones', from: null, to: input.number },
+    ...(primary ? [{ field: 'phone', from: null, to: input.number }] : []),
+  ]);
   return loadContactDetail(ctx, contact.id);
 }

@@ -76,7 +76,11 @@ export async function companyDeals(db: Kysely<DB>, companyId: string, visible: R
 }
 
 /** The people on a deal: the whole list, as the workspace file states it (not changeable through the API). */
-export async function setDealContacts(db: Kysely<DB>, ticketId: string, people: readonly { contactId: string; role: string | null }[]): Promise<void> {
+export async function setDealContacts(
+  db: Kysely<DB>,
+  ticketId: string,
+  people: readonly { contactId: string; role: string | null }[],
+): Promise<void> {
   await db.deleteFrom('deal_contacts').where('ticket_id', '=', ticketId).execute();
   if (people.length === 0) return;
   await db
@@ -87,6 +91,8 @@ export async function setDealContacts(db: Kysely<DB>, ticketId: string, people: 
 
 /** Whether a contact is one of a deal's people. */
 export async function isDealContact(db: Kysely<DB>, ticketId: string, contactId: string): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`select 1 as one from deal_contacts where ticket_id = ${ticketId} and contact_id = ${contactId}`.execute(db);
+  const { rows } = await sql<{
+    one: number;
+  }>`select 1 as one from deal_contacts where ticket_id = ${ticketId} and contact_id = ${contactId}`.execute(db);
   return rows.length > 0;
 }

@@ -14,12 +14,14 @@ import { resolveCompany } from './resolve.ts';
  * tickets module asks through its `ticketDeal` extension point (tickets/hooks.ts).
  */
 
-const switchedOff = () => new ApiError('feature_disabled', 'The CRM module is switched off in this workspace, so a deal’s company cannot be set');
+const switchedOff = () =>
+  new ApiError('feature_disabled', 'The CRM module is switched off in this workspace, so a deal’s company cannot be set');
 
 /** `company` of POST or PATCH /tickets: a company the member may see and edit for, checked before anything is written. */
 async function resolveDealCompany(ctx: Context, project: HookProject, given: string | null): Promise<DealCompanyChoice> {
   if (!ctx.settings.modules.crm) throw switchedOff();
-  if (project.kind !== 'sales') throw invalid('/company', `only deals have a company, and project ${project.key} is a ${project.kind} project, not a sales one`);
+  if (project.kind !== 'sales')
+    throw invalid('/company', `only deals have a company, and project ${project.key} is a ${project.kind} project, not a sales one`);
   const access = await requireOpenCrm(ctx);
   if (given === null) return null;
   const company = await resolveCompany(ctx, access, given, '/company', { archived: false });
@@ -46,12 +48,22 @@ function newDealCompany(ticketId: string, choice: DealCompanyChoice): { write: R
  * The Deal of each sales ticket, for a member who may see the CRM for the deal's company (a deal
  * with no company: for the whole CRM). Its people are those the member may see.
  */
-async function presentDeals(ctx: Context, tickets: readonly { id: string; fields: Record<string, string> }[]): Promise<ReadonlyMap<string, Deal>> {
+async function presentDeals(
+  ctx: Context,
+  tickets: readonly { id: string; fields: Record<string, string> }[],
+): Promise<ReadonlyMap<string, Deal>> {
   const deals = new Map<string, Deal>();
   if (!ctx.settings.modules.crm) return deals;
   const access = await crmAccess(ctx);
   if (!isOpen(access)) return deals;
-  const rows = new Map((await dealRows(ctx.db, tickets.map((t) => t.id))).map((row) => [row.ticket_id, row]));
+  const rows = new Map(
+    (
+      await dealRows(
+        ctx.db,
+        tickets.map((t) => t.id),
+      )
+    ).map((row) => [row.ticket_id, row]),
+  );
   for (const ticket of tickets) {
     const row = rows.get(ticket.id);
     const companyId = row?.company_id ?? null;
@@ -64,11 +76,18 @@ async function presentDeals(ctx: Context, tickets: readonly { id: string; fields
       expected_close: fields.expected_close ?? null,
       probability: fields.probability ?? null,
       lost_reason: fields.lost_reason ?? null,
-      contacts: (row?.contacts ?? []).filter((c) => allows(access, 'see', c.company_id)).map((c) => ({ id: c.id, name: c.name, role: c.role })),
+      contacts: (row?.contacts ?? [])
+        .filter((c) => allows(access, 'see', c.company_id))
+        .map((c) => ({ id: c.id, name: c.name, role: c.role })),
     });
   }
   return deals;
 }
 
 /** The CRM's answer to the tickets module's questions about deals (tickets/hooks.ts). */
-export const ticketDealHook: TicketDealHook = { resolveCompany: resolveDealCompany, writeCompany: writeDealCompany, newCompany: newDealCompany, present: presentDeals };
+export const ticketDealHook: TicketDealHook = {
+  resolveCompany: resolveDealCompany,
+  writeCompany: writeDealCompany,
+  newCompany: newDealCompany,
+  present: presentDeals,
+};

@@ -20,13 +20,24 @@ export async function completeFollowUp(ctx: Context, id: string): Promise<Intera
   const row = await loadInteraction(ctx, access, id, true);
   if (row.kind !== 'task') throw invalid('/id', `only a follow-up (an interaction of kind task) is completed; this one is a ${row.kind}`);
   const own = row.assignee_id === ctx.actor.memberId || row.author_id === ctx.actor.memberId;
-  if (!own) await requireCrm(ctx, 'manage', row.company_id ? { id: row.company_id, name: row.company_name ?? '' } : null, 'complete follow-ups of others');
+  if (!own)
+    await requireCrm(
+      ctx,
+      'manage',
+      row.company_id ? { id: row.company_id, name: row.company_name ?? '' } : null,
+      'complete follow-ups of others',
+    );
   if (row.done_at !== null) return presentInteraction(row, ctx.publicUrl);
 
   const now = ctx.now();
   await markDone(ctx.db, row.id, now);
   await cancelReminders(ctx.db, 'interaction', row.id);
-  await recordHistory(ctx, { entityType: 'interaction', entityId: row.id, kind: 'completed', changes: [{ field: 'done_at', from: null, to: now.toISOString() }] });
+  await recordHistory(ctx, {
+    entityType: 'interaction',
+    entityId: row.id,
+    kind: 'completed',
+    changes: [{ field: 'done_at', from: null, to: now.toISOString() }],
+  });
   return presentInteraction(await loadInteraction(ctx, access, row.id), ctx.publicUrl);
 }
 

@@ -41,7 +41,12 @@ const interactionJoins = sql`
   left join members asg on asg.id = i.assignee_id`;
 
 /** Interactions `where` (SQL over `i` and its ticket `tk`) allows, latest first, one page. */
-export async function interactionPage(db: Kysely<DB>, where: RawBuilder<boolean>, limit: number, offset: number): Promise<InteractionRow[]> {
+export async function interactionPage(
+  db: Kysely<DB>,
+  where: RawBuilder<boolean>,
+  limit: number,
+  offset: number,
+): Promise<InteractionRow[]> {
   const { rows } = await sql<InteractionRow>`
     select ${interactionColumns} from interactions i ${interactionJoins}
     where ${where}
@@ -61,7 +66,12 @@ export async function openFollowUps(db: Kysely<DB>, assigneeId: string, where: R
   return rows;
 }
 
-export async function findInteraction(db: Kysely<DB>, id: string, where: RawBuilder<boolean>, forUpdate = false): Promise<InteractionRow | undefined> {
+export async function findInteraction(
+  db: Kysely<DB>,
+  id: string,
+  where: RawBuilder<boolean>,
+  forUpdate = false,
+): Promise<InteractionRow | undefined> {
   const { rows } = await sql<InteractionRow>`
     select ${interactionColumns} from interactions i ${interactionJoins}
     where i.id = ${id} and ${where}
@@ -89,7 +99,11 @@ export interface NewInteraction {
 }
 
 export async function insertInteractionRow(db: Kysely<DB>, values: NewInteraction, now: Date): Promise<string> {
-  const row = await db.insertInto('interactions').values({ ...values, created_at: now.toISOString() }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('interactions')
+    .values({ ...values, created_at: now.toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

@@ -50,13 +50,17 @@ export async function listInteractions(ctx: Context, input: ListInteractionsQuer
   const access = await requireOpenCrm(ctx);
   const given = (['contact', 'company', 'ticket'] as const).filter((field) => input[field] !== undefined);
   if (given.length !== 1) {
-    throw invalid(given.length ? `/${given[1]}` : '/', `name exactly one of contact, company or ticket${given.length ? ` (not ${given.join(' and ')})` : ''}`);
+    throw invalid(
+      given.length ? `/${given[1]}` : '/',
+      `name exactly one of contact, company or ticket${given.length ? ` (not ${given.join(' and ')})` : ''}`,
+    );
   }
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
   const conditions: RawBuilder<boolean>[] = [await interactionVisibleSql(ctx, access)];
   if (input.contact !== undefined) conditions.push(sql<boolean>`i.contact_id = ${(await visibleContact(ctx, access, input.contact)).id}`);
-  if (input.company !== undefined) conditions.push(sql<boolean>`i.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
+  if (input.company !== undefined)
+    conditions.push(sql<boolean>`i.company_id = ${(await resolveCompany(ctx, access, input.company, '/company')).id}`);
   if (input.ticket !== undefined) {
     conditions.push(sql<boolean>`i.ticket_id = ${(await ticketNamed(ctx, input.ticket)).id}`);
   }
@@ -65,7 +69,8 @@ export async function listInteractions(ctx: Context, input: ListInteractionsQuer
   return { interactions: rows.map((row) => presentInteraction(row, ctx.publicUrl)), limit, offset };
 }
 
-const companyOf = (contact: ContactRow): CrmTarget | null => (contact.company_id ? { id: contact.company_id, name: contact.company_name ?? '' } : null);
+const companyOf = (contact: ContactRow): CrmTarget | null =>
+  contact.company_id ? { id: contact.company_id, name: contact.company_name ?? '' } : null;
 
 /** What the interaction is about, checked (spec 4.7): at least one of contact, company, ticket, and the contact one of theirs. */
 interface Subject {
@@ -110,7 +115,8 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
   if (subject === '') throw invalid('/subject', 'must not be blank');
   if (input.kind !== 'task') {
     for (const [field, what] of Object.entries(ONLY_TASKS)) {
-      if (input[field as keyof typeof ONLY_TASKS] !== undefined) throw invalid(`/${field}`, `only a task (a follow-up) has ${what}; this is a ${input.kind}`);
+      if (input[field as keyof typeof ONLY_TASKS] !== undefined)
+        throw invalid(`/${field}`, `only a task (a follow-up) has ${what}; this is a ${input.kind}`);
     }
   }
   const zone = input.timezone === undefined ? null : await checkZone(ctx.db, input.timezone);
@@ -119,13 +125,10 @@ export async function logInteraction(ctx: Context, input: LogInteractionBody): P
 
   const now = ctx.now();
   const occurredAt =
-    input.occurred_at === undefined
-      ? now.toISOString()
-      : await parseMoment(ctx.db, input.occurred_at, zone, '/occurred_at');
+    input.occurred_at === undefined ? now.toISOString() : await parseMoment(ctx.db, input.occurred_at, zone, '/occurred_at');
   const dueAt = input.due_at === undefined ? null : await parseMoment(ctx.db, input.due_at, zone, '/due_at');
   const duration = input.duration === undefined ? 0 : durationSeconds({ words: input.duration }, '/duration');
-  const assignee =
-    input.kind === 'task' ? await resolveFollowUpAssignee(ctx, input.assignee ?? 'me', about, '/assignee') : null;
+  const assignee = input.kind === 'task' ? await resolveFollowUpAssignee(ctx, input.assignee ?? 'me', about, '/assignee') : null;
 
   const id = await writeInteraction(
     ctx.db,
@@ -168,4 +171,3 @@ export async function loadInteraction(ctx: Context, access: CrmAccess, id: strin
   if (!row) throw notFound(`Interaction ${id.trim()}`);
   return row;
 }
-

@@ -30,7 +30,7 @@ import {
 // Spec 4.7. Reading needs See the CRM (kept by a read token); changing needs Edit the CRM for
 // the company concerned. A record the member may not see is 404; a list the CRM is closed to, 403.
 const SEE = 'Needs See the CRM; a member limited to some companies sees only theirs.';
-const EDIT = 'Needs Edit the CRM for the contact\'s company (the whole CRM when it has none).';
+const EDIT = "Needs Edit the CRM for the contact's company (the whole CRM when it has none).";
 
 export const searchContactsOperation = defineOperation({
   name: 'search_contacts',
@@ -40,8 +40,7 @@ export const searchContactsOperation = defineOperation({
   module: 'crm',
   access: 'read',
   summary: 'Search contacts',
-  description:
-    `Contacts newest first, paged by \`limit\` and \`offset\`; \`q\` finds words and their beginnings in name, job title or any email address. get_contact gives addresses, phones and notes. ${SEE}`,
+  description: `Contacts newest first, paged by \`limit\` and \`offset\`; \`q\` finds words and their beginnings in name, job title or any email address. get_contact gives addresses, phones and notes. ${SEE}`,
   query: SearchContactsQuery,
   response: ContactList,
   errors: ['forbidden', 'invalid'],
@@ -56,8 +55,7 @@ export const getContactOperation = defineOperation({
   module: 'crm',
   access: 'read',
   summary: 'Read a contact',
-  description:
-    `A contact by id: email addresses and phones (primary first), postal addresses, notes, source, account, custom fields and the latest consent per purpose (one not listed counts as no). ${SEE}`,
+  description: `A contact by id: email addresses and phones (primary first), postal addresses, notes, source, account, custom fields and the latest consent per purpose (one not listed counts as no). ${SEE}`,
   params: ContactParams,
   response: ContactDetail,
   errors: ['not_found'],
@@ -72,8 +70,7 @@ export const createContactOperation = defineOperation({
   module: 'crm',
   access: 'write',
   summary: 'Create a contact',
-  description:
-    `Creates a contact; \`email\` and \`phone\` become its primary ones. \`owner\` defaults to you (null: nobody) and must see the CRM for the company. An address another contact has is refused (search_contacts finds who). ${EDIT}`,
+  description: `Creates a contact; \`email\` and \`phone\` become its primary ones. \`owner\` defaults to you (null: nobody) and must see the CRM for the company. An address another contact has is refused (search_contacts finds who). ${EDIT}`,
   body: CreateContactBody,
   response: ContactDetail,
   status: 201,
@@ -89,8 +86,7 @@ export const updateContactOperation = defineOperation({
   module: 'crm',
   access: 'write',
   summary: 'Change a contact',
-  description:
-    `Changes a contact; send only what changes (null clears \`company\` or \`owner\`; stages move in any order). Moving it to another company needs Edit the CRM for both. Add addresses with add_contact_email and add_contact_phone. ${EDIT}`,
+  description: `Changes a contact; send only what changes (null clears \`company\` or \`owner\`; stages move in any order). Moving it to another company needs Edit the CRM for both. Add addresses with add_contact_email and add_contact_phone. ${EDIT}`,
   params: ContactParams,
   body: UpdateContactBody,
   response: ContactDetail,
@@ -106,8 +102,7 @@ export const addContactEmailOperation = defineOperation({
   module: 'crm',
   access: 'write',
   summary: 'Add an email address to a contact',
-  description:
-    `Adds an address; \`primary: true\` makes it the primary one (a first address always is). One another contact has is refused (422). Answers the contact. ${EDIT}`,
+  description: `Adds an address; \`primary: true\` makes it the primary one (a first address always is). One another contact has is refused (422). Answers the contact. ${EDIT}`,
   params: ContactParams,
   body: AddEmailBody,
   response: ContactDetail,
@@ -124,8 +119,7 @@ export const addContactPhoneOperation = defineOperation({
   module: 'crm',
   access: 'write',
   summary: 'Add a phone number to a contact',
-  description:
-    `Adds a number as written; \`primary: true\` makes it the primary one (a first number always is). Answers the contact. ${EDIT}`,
+  description: `Adds a number as written; \`primary: true\` makes it the primary one (a first number always is). Answers the contact. ${EDIT}`,
   params: ContactParams,
   body: AddPhoneBody,
   response: ContactDetail,
@@ -142,8 +136,7 @@ export const searchCompaniesOperation = defineOperation({
   module: 'crm',
   access: 'read',
   summary: 'Search companies',
-  description:
-    `Companies by name, paged by \`limit\` and \`offset\`; \`q\` finds words and their beginnings in name, industry or a domain. ${SEE}`,
+  description: `Companies by name, paged by \`limit\` and \`offset\`; \`q\` finds words and their beginnings in name, industry or a domain. ${SEE}`,
   query: SearchCompaniesQuery,
   response: CompanyList,
   errors: ['forbidden', 'invalid'],
@@ -158,8 +151,7 @@ export const getCompanyOperation = defineOperation({
   module: 'crm',
   access: 'read',
   summary: 'Read a company',
-  description:
-    `A company by id or name (case-insensitive): description, contacts not archived, and the deals (sales tickets) you may see, open and closed, with status, assignee, value, expected close and probability; read or change deals with the ticket tools. ${SEE}`,
+  description: `A company by id or name (case-insensitive): description, contacts not archived, and the deals (sales tickets) you may see, open and closed, with status, assignee, value, expected close and probability; read or change deals with the ticket tools. ${SEE}`,
   params: CompanyParams,
   response: CompanyDetail,
   errors: ['not_found'],
@@ -191,8 +183,7 @@ export const listInteractionsOperation = defineOperation({
   module: 'crm',
   access: 'read',
   summary: 'List interactions',
-  description:
-    `Notes, calls, meetings, emails and tasks, latest first, paged by \`limit\` and \`offset\`, of exactly one \`contact\`, \`company\` or \`ticket\` (such as a deal); those about a ticket only if you may see it. ${SEE}`,
+  description: `Notes, calls, meetings, emails and tasks, latest first, paged by \`limit\` and \`offset\`, of exactly one \`contact\`, \`company\` or \`ticket\` (such as a deal); those about a ticket only if you may see it. ${SEE}`,
   query: ListInteractionsQuery,
   response: InteractionList,
   errors: ['not_found', 'forbidden', 'invalid'],
@@ -208,7 +199,7 @@ export const logInteractionOperation = defineOperation({
   access: 'write',
   summary: 'Log an interaction',
   description:
-    'Records a note, call, meeting or task (emails arrive by mail) with at least one of `contact`, `company`, `ticket`. With a company or deal, `contact` must be its contact or one of the deal\'s people; a contact\'s company is linked. A call or meeting ahead of now is planned. A task takes `due_at` and `assignee` (you when left out; someone who may see it), reminded when due (list_follow_ups, complete_follow_up). Needs Edit the CRM for the company concerned.',
+    "Records a note, call, meeting or task (emails arrive by mail) with at least one of `contact`, `company`, `ticket`. With a company or deal, `contact` must be its contact or one of the deal's people; a contact's company is linked. A call or meeting ahead of now is planned. A task takes `due_at` and `assignee` (you when left out; someone who may see it), reminded when due (list_follow_ups, complete_follow_up). Needs Edit the CRM for the company concerned.",
   body: LogInteractionBody,
   response: Interaction,
   status: 201,
@@ -241,7 +232,8 @@ export const listFollowUpsOperation = defineOperation({
   module: 'crm',
   access: 'read',
   summary: 'Your open follow-ups',
-  description: 'Lists the open follow-ups (tasks not done) assigned to you, soonest due first and those with no due moment last; complete one with complete_follow_up. Empty if the CRM is closed to you.',
+  description:
+    'Lists the open follow-ups (tasks not done) assigned to you, soonest due first and those with no due moment last; complete one with complete_follow_up. Empty if the CRM is closed to you.',
   response: FollowUpList,
   handler: (ctx) => listFollowUps(ctx),
 });

@@ -63,7 +63,10 @@ async function loadAccess(ctx: Context): Promise<CrmAccess> {
   const readOnly = !ctx.ability.canWrite;
   if (ctx.ability.isAdmin) return { everywhere: expand(CRM_PERMISSIONS, readOnly), byCompany: new Map() };
   const rows = await crmGrantRows(ctx.db, ctx.actor.memberId);
-  const everywhere = expand(rows.filter((r) => r.company_id === null).flatMap((r) => r.permissions), readOnly);
+  const everywhere = expand(
+    rows.filter((r) => r.company_id === null).flatMap((r) => r.permissions),
+    readOnly,
+  );
   const byCompany = new Map<string, Set<CrmPermission>>();
   for (const row of rows) {
     if (row.company_id === null) continue;

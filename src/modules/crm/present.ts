@@ -40,7 +40,11 @@ function latestConsent(answers: readonly ConsentAnswer[]): ContactDetail['consen
     const before = latest.get(answer.purpose);
     if (!before || Date.parse(answer.recorded_at) >= Date.parse(before.recorded_at)) latest.set(answer.purpose, answer);
   }
-  return [...latest.values()].map((a) => ({ purpose: a.purpose, granted: a.granted, recorded_at: toTimestamp(new Date(a.recorded_at).toISOString()) }));
+  return [...latest.values()].map((a) => ({
+    purpose: a.purpose,
+    granted: a.granted,
+    recorded_at: toTimestamp(new Date(a.recorded_at).toISOString()),
+  }));
 }
 
 export function presentContactDetail(row: ContactDetailRow, publicUrl: string): ContactDetail {

@@ -48,10 +48,7 @@ export interface FollowUpViewer {
  * `ticket` (each null when it is about none) before it is written: the interaction's own rule
  * above, asked of the values it will have. Who may be its assignee (its reminder reaches them).
  */
-export async function followUpViewers(
-  db: Kysely<DB>,
-  about: { company: string | null; ticket: string | null },
-): Promise<FollowUpViewer[]> {
+export async function followUpViewers(db: Kysely<DB>, about: { company: string | null; ticket: string | null }): Promise<FollowUpViewer[]> {
   const member = sql.ref('m.id');
   const seesCompany = crmSeesSql(member, sql.ref('vis_i.company_id'));
   const { rows } = await sql<FollowUpViewer>`

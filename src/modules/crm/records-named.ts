@@ -17,7 +17,10 @@ export interface NamedCrmRecord {
  * CRM records by id, named, among those the member may see now (as get_contact, get_company and
  * list_interactions decide); the others are left out. For the pages' account of what agents did.
  */
-export async function crmRecordsNamed(ctx: Context, ids: Readonly<Record<CrmRecordKind, readonly string[]>>): Promise<Map<string, NamedCrmRecord>> {
+export async function crmRecordsNamed(
+  ctx: Context,
+  ids: Readonly<Record<CrmRecordKind, readonly string[]>>,
+): Promise<Map<string, NamedCrmRecord>> {
   const named = new Map<string, NamedCrmRecord>();
   const access = await crmAccess(ctx);
   if (!isOpen(access)) return named;
@@ -38,7 +41,8 @@ export async function crmRecordsNamed(ctx: Context, ids: Readonly<Record<CrmReco
       select i.id, i.subject, i.contact_id from interactions i left join tickets tk on tk.id = i.ticket_id
       where i.id = any(${[...ids.interaction]}::uuid[]) and ${await interactionVisibleSql(ctx, access)}
     `.execute(ctx.db);
-    for (const row of rows) named.set(row.id, { kind: 'interaction', name: row.subject, path: row.contact_id ? `/crm/contacts/${row.contact_id}` : '/crm' });
+    for (const row of rows)
+      named.set(row.id, { kind: 'interaction', name: row.subject, path: row.contact_id ? `/crm/contacts/${row.contact_id}` : '/crm' });
   }
   return named;
 }

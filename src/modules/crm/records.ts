@@ -24,10 +24,20 @@ export interface NewPhone {
 }
 
 /** Index of the primary entry: the first marked primary, else the first (a contact with addresses always has a primary one). */
-const primaryIndex = (entries: readonly { primary: boolean }[]) => Math.max(0, entries.findIndex((e) => e.primary));
+const primaryIndex = (entries: readonly { primary: boolean }[]) =>
+  Math.max(
+    0,
+    entries.findIndex((e) => e.primary),
+  );
 
 /** A new contact with its addresses and numbers, in the caller's transaction; addresses must already be checked free. */
-export async function writeNewContact(db: Kysely<DB>, values: NewContact, emails: readonly NewEmail[], phones: readonly NewPhone[], now: Date): Promise<string> {
+export async function writeNewContact(
+  db: Kysely<DB>,
+  values: NewContact,
+  emails: readonly NewEmail[],
+  phones: readonly NewPhone[],
+  now: Date,
+): Promise<string> {
   const id = await insertContact(db, values, now);
   // a millisecond apart, so the order they were given is the order they are listed in
   const at = (i: number) => new Date(now.getTime() + i);

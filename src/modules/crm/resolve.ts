@@ -15,7 +15,13 @@ import { isUuid } from './repo.ts';
  */
 
 /** A company the member may see, for a field of a request: by id or name; 422 `invalid` on `pointer` when none. */
-export async function resolveCompany(ctx: Context, access: CrmAccess, given: string, pointer: string, options: { archived: boolean } = { archived: true }): Promise<CompanyRow> {
+export async function resolveCompany(
+  ctx: Context,
+  access: CrmAccess,
+  given: string,
+  pointer: string,
+  options: { archived: boolean } = { archived: true },
+): Promise<CompanyRow> {
   refuseBlank(given, pointer);
   const visible = companyVisibleSql(access, 'c.id');
   const found = await findCompany(ctx.db, given, isUuid(given), visible);
@@ -39,12 +45,23 @@ const forCompany = (company: { name: string } | null) => (company ? ` for ${comp
  * A member to put on a CRM record as its owner: `me`, a display name or an id, who may see the
  * CRM for the record's company — an owner who cannot open it helps no one.
  */
-export async function resolveCrmMember(ctx: Context, given: string, company: { id: string; name: string } | null, pointer: string): Promise<Person> {
+export async function resolveCrmMember(
+  ctx: Context,
+  given: string,
+  company: { id: string; name: string } | null,
+  pointer: string,
+): Promise<Person> {
   if (normalizeName(given) === 'me') return { id: ctx.actor.memberId, name: ctx.actor.name };
   const person = await resolvePerson(ctx, given, pointer);
   const allowed = await crmMembers(ctx.db, company?.id ?? null);
   if (allowed.some((m) => m.id === person.id)) return person;
-  throw invalid(pointer, `${person.name} may not see the CRM${forCompany(company)}; people who may are ${candidateList(given, allowed.map((m) => m.name))}`);
+  throw invalid(
+    pointer,
+    `${person.name} may not see the CRM${forCompany(company)}; people who may are ${candidateList(
+      given,
+      allowed.map((m) => m.name),
+    )}`,
+  );
 }
 
 /** What a follow-up is about, as POST /interactions resolved it. */
@@ -59,12 +76,7 @@ export interface FollowUpAbout {
  * follow-ups would not list it; anyone else is 422 `not_assignable` (spec 7). The member logging
  * it may see it.
  */
-export async function resolveFollowUpAssignee(
-  ctx: Context,
-  given: string,
-  about: FollowUpAbout,
-  pointer: string,
-): Promise<Person> {
+export async function resolveFollowUpAssignee(ctx: Context, given: string, about: FollowUpAbout, pointer: string): Promise<Person> {
   if (normalizeName(given) === 'me') return { id: ctx.actor.memberId, name: ctx.actor.name };
   const person = await resolvePerson(ctx, given, pointer);
   const ids = { company: about.company?.id ?? null, ticket: about.ticket?.id ?? null };
@@ -72,10 +84,11 @@ export async function resolveFollowUpAssignee(
   const viewer = viewers.find((m) => m.id === person.id);
   if (viewer?.seesFollowUp) return person;
   const why =
-    !viewer?.seesCompany || !about.ticket
-      ? `the CRM${forCompany(about.company)}`
-      : `${about.ticket.key}, which this follow-up is about`;
-  const who = candidateList(given, viewers.filter((m) => m.seesFollowUp).map((m) => m.name));
+    !viewer?.seesCompany || !about.ticket ? `the CRM${forCompany(about.company)}` : `${about.ticket.key}, which this follow-up is about`;
+  const who = candidateList(
+    given,
+    viewers.filter((m) => m.seesFollowUp).map((m) => m.name),
+  );
   const message = `${person.name} may not see ${why}; people who may see this follow-up are ${who}`;
   throw new ApiError('not_assignable', `${pointer}: ${message}`);
 }

@@ -26,7 +26,11 @@ export const Contact = shared('Contact', Type.Object(contactFields));
 export type Contact = Static<typeof Contact>;
 
 export const ContactEmail = Type.Object({ address: Type.String(), label: StringEnum(EMAIL_LABELS), primary: Type.Boolean() });
-export const ContactPhone = Type.Object({ number: Type.String({ description: 'as written' }), label: StringEnum(PHONE_LABELS), primary: Type.Boolean() });
+export const ContactPhone = Type.Object({
+  number: Type.String({ description: 'as written' }),
+  label: StringEnum(PHONE_LABELS),
+  primary: Type.Boolean(),
+});
 
 export const ContactDetail = shared(
   'ContactDetail',
@@ -37,7 +41,7 @@ export const ContactDetail = shared(
     postal_addresses: Type.Array(Type.Object({ label: Type.String(), lines: Type.Array(Type.String()) })),
     notes: Nullable(RichText),
     source: Type.String({ description: 'where the contact came from: `api`, `workspace file`, or what an import named' }),
-    has_account: Type.Boolean({ description: 'one of its addresses is a member\'s: the person can sign in, as a helpdesk customer can' }),
+    has_account: Type.Boolean({ description: "one of its addresses is a member's: the person can sign in, as a helpdesk customer can" }),
     created_at: Timestamp,
     fields: Type.Record(Type.String(), Type.String(), { description: 'custom fields that have a value, by field name' }),
     consent: Type.Array(Type.Object({ purpose: Type.String(), granted: Type.Boolean(), recorded_at: Timestamp }), {
@@ -49,7 +53,12 @@ export type ContactDetail = Static<typeof ContactDetail>;
 
 export const ContactList = shared(
   'ContactList',
-  Type.Object({ contacts: Type.Array(Contact, { description: 'newest first' }), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
+  Type.Object({
+    contacts: Type.Array(Contact, { description: 'newest first' }),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  }),
 );
 export type ContactList = Static<typeof ContactList>;
 
@@ -72,7 +81,12 @@ export type Company = Static<typeof Company>;
 
 export const CompanyList = shared(
   'CompanyList',
-  Type.Object({ companies: Type.Array(Company, { description: 'by name' }), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
+  Type.Object({
+    companies: Type.Array(Company, { description: 'by name' }),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  }),
 );
 export type CompanyList = Static<typeof CompanyList>;
 
@@ -138,7 +152,11 @@ export type InteractionList = Static<typeof InteractionList>;
 
 export const FollowUpList = shared(
   'FollowUpList',
-  Type.Object({ follow_ups: Type.Array(Interaction, { description: 'open follow-ups assigned to you, soonest due first, those with no due moment last' }) }),
+  Type.Object({
+    follow_ups: Type.Array(Interaction, {
+      description: 'open follow-ups assigned to you, soonest due first, those with no due moment last',
+    }),
+  }),
 );
 export type FollowUpList = Static<typeof FollowUpList>;
 
@@ -151,15 +169,21 @@ const PersonName = Type.String({ minLength: 1, maxLength: 255, description: '`me
 const CompanyName = Type.String({ minLength: 1, maxLength: 255, description: 'a company by name or id' });
 const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
 const Id = (what: string) => Type.String({ minLength: 1, maxLength: 64, description: `the ${what}’s id` });
-export const EmailAddress = Type.String({ format: 'email', maxLength: 254, description: 'an email address; one contact in the workspace has it' });
+export const EmailAddress = Type.String({
+  format: 'email',
+  maxLength: 254,
+  description: 'an email address; one contact in the workspace has it',
+});
 export const PhoneNumber = Type.String({ minLength: 1, maxLength: 64, pattern: '\\d', description: 'kept as written' });
 
 export const ContactParams = Type.Object({ id: Id('contact') });
-export const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255, description: 'the company\'s id or name' }) });
+export const CompanyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255, description: "the company's id or name" }) });
 export const InteractionParams = Type.Object({ id: Id('interaction') });
 
 export const SearchContactsQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 500, description: 'words (and beginnings of words) in the name, job title or an email address' })),
+  q: Type.Optional(
+    Type.String({ maxLength: 500, description: 'words (and beginnings of words) in the name, job title or an email address' }),
+  ),
   company: Type.Optional(CompanyName),
   stage: Type.Optional(ContactStage),
   owner: Type.Optional(PersonName),
@@ -194,14 +218,14 @@ export type UpdateContactBody = Static<typeof UpdateContactBody>;
 export const AddEmailBody = Type.Object({
   address: EmailAddress,
   label: Type.Optional(StringEnum(EMAIL_LABELS, { default: 'work' })),
-  primary: Type.Optional(Type.Boolean({ description: 'true: becomes the primary address (the contact\'s first address always is)' })),
+  primary: Type.Optional(Type.Boolean({ description: "true: becomes the primary address (the contact's first address always is)" })),
 });
 export type AddEmailBody = Static<typeof AddEmailBody>;
 
 export const AddPhoneBody = Type.Object({
   number: PhoneNumber,
   label: Type.Optional(StringEnum(PHONE_LABELS, { default: 'work' })),
-  primary: Type.Optional(Type.Boolean({ description: 'true: becomes the primary number (the contact\'s first number always is)' })),
+  primary: Type.Optional(Type.Boolean({ description: "true: becomes the primary number (the contact's first number always is)" })),
 });
 export type AddPhoneBody = Static<typeof AddPhoneBody>;
 
@@ -231,12 +255,12 @@ export const UpdateCompanyBody = Type.Object({
   stage: Type.Optional(CompanyStage),
   owner: Type.Optional(Nullable(PersonName)),
   description: Type.Optional(Nullable(Markdown())),
-  domains: Type.Optional(Type.Array(Domain, { maxItems: 50, description: 'the whole list; replaces the company\'s domains' })),
+  domains: Type.Optional(Type.Array(Domain, { maxItems: 50, description: "the whole list; replaces the company's domains" })),
 });
 export type UpdateCompanyBody = Static<typeof UpdateCompanyBody>;
 
 export const ListInteractionsQuery = Type.Object({
-  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a contact\'s id' })),
+  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "a contact's id" })),
   company: Type.Optional(CompanyName),
   ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a ticket key' })),
   kind: Type.Optional(StringEnum(INTERACTION_KINDS)),
@@ -251,13 +275,15 @@ export const LogInteractionBody = Type.Object({
   kind: StringEnum(['note', 'call', 'meeting', 'task'] as const, { description: 'an email is never typed in' }),
   subject: Name255(),
   body: Type.Optional(Markdown()),
-  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'who it was with: a contact\'s id' })),
+  contact: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "who it was with: a contact's id" })),
   company: Type.Optional(CompanyName),
   ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a ticket key (a deal, or any ticket you can see)' })),
   occurred_at: Type.Optional(Moment('ISO 8601 with an offset, or local `YYYY-MM-DDTHH:MM` with `timezone`; now when left out')),
   duration: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'like `30m` or `1h 15m`' })),
   due_at: Type.Optional(Moment('tasks: when it is due, written as occurred_at; the assignee is reminded then')),
   assignee: Type.Optional(PersonName),
-  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Berlin; needed with a local time' })),
+  timezone: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Berlin; needed with a local time' }),
+  ),
 });
 export type LogInteractionBody = Static<typeof LogInteractionBody>;

@@ -10,7 +10,11 @@ import { EMAIL_LABELS, INTERACTION_KINDS, PHONE_LABELS } from './tables.ts';
  * companies and people, and interactions. Entries the API also creates are built from its bodies.
  */
 
-const CompanyName = Type.String({ minLength: 1, maxLength: 255, description: 'a company by name (declared in `companies` or already stored)' });
+const CompanyName = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: 'a company by name (declared in `companies` or already stored)',
+});
 const ContactRef = Type.String({ minLength: 1, maxLength: 255, description: 'a contact by one of its email addresses, or by its name' });
 
 export const CrmRoleEntry = Type.Object(
@@ -45,7 +49,10 @@ const EmailEntry = Type.Object(
   { address: EmailAddress, label: Type.Optional(StringEnum(EMAIL_LABELS)), primary: Type.Optional(Type.Boolean()) },
   Strict,
 );
-const PhoneEntry = Type.Object({ number: PhoneNumber, label: Type.Optional(StringEnum(PHONE_LABELS)), primary: Type.Optional(Type.Boolean()) }, Strict);
+const PhoneEntry = Type.Object(
+  { number: PhoneNumber, label: Type.Optional(StringEnum(PHONE_LABELS)), primary: Type.Optional(Type.Boolean()) },
+  Strict,
+);
 
 export const ContactEntry = fileEntryFrom(
   CreateContactBody,
@@ -54,7 +61,9 @@ export const ContactEntry = fileEntryFrom(
     owner: Type.Optional(Nullable(PersonRef)),
     emails: Type.Optional(Type.Array(EmailEntry, { description: 'more addresses, after `email`' })),
     phones: Type.Optional(Type.Array(PhoneEntry, { description: 'more numbers, after `phone`' })),
-    postal_addresses: Type.Optional(Type.Array(Type.Object({ label: Name(), lines: Type.Array(Type.String({ maxLength: 255 }), { minItems: 1 }) }, Strict))),
+    postal_addresses: Type.Optional(
+      Type.Array(Type.Object({ label: Name(), lines: Type.Array(Type.String({ maxLength: 255 }), { minItems: 1 }) }, Strict)),
+    ),
     fields: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String(), { description: 'custom fields by field name' })),
     consent: Type.Optional(
       Type.Array(Type.Object({ purpose: Name(), granted: Type.Boolean(), recorded_at: Type.String({ format: 'date-time' }) }, Strict), {

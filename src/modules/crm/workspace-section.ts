@@ -34,7 +34,8 @@ function checkCompanies(companies: readonly CompanyEntry[]): void {
   const seen = new Map<string, number>();
   companies.forEach((company, i) => {
     const key = normalizeName(company.name);
-    if (seen.has(key)) fail(at('companies', i, 'name'), `company "${company.name.trim()}" is declared twice (also ${at('companies', seen.get(key)!)})`);
+    if (seen.has(key))
+      fail(at('companies', i, 'name'), `company "${company.name.trim()}" is declared twice (also ${at('companies', seen.get(key)!)})`);
     seen.set(key, i);
   });
 }
@@ -60,7 +61,8 @@ async function check(ctx: CheckContext): Promise<void> {
 /** The row a company entry asks for: what it states; what it leaves out stays (a new company gets the defaults). */
 function companyValues(ctx: ApplyContext, entry: CompanyEntry, c: number, isNew: boolean): Record<string, unknown> {
   const kept = <T>(value: T | undefined, fallback: T) => (value !== undefined ? value : isNew ? fallback : undefined);
-  const owner = entry.owner === undefined ? undefined : entry.owner === null ? null : ctx.people.id(entry.owner, at('companies', c, 'owner'));
+  const owner =
+    entry.owner === undefined ? undefined : entry.owner === null ? null : ctx.people.id(entry.owner, at('companies', c, 'owner'));
   return {
     name: entry.name.trim(),
     domains: kept(entry.domains && [...new Set(entry.domains.map((d) => d.toLowerCase()))], []),
@@ -80,9 +82,15 @@ async function applyCompanies(ctx: ApplyContext, companies: readonly CompanyEntr
   const stored = await ctx.db.selectFrom('companies').selectAll().execute();
   for (const [c, entry] of companies.entries()) {
     const existing = stored.find((s) => normalizeName(s.name) === normalizeName(entry.name));
-    const id = await ctx.writer.save('companies', existing as StoredRow | undefined, companyValues(ctx, entry, c, !existing), { touch: true });
+    const id = await ctx.writer.save('companies', existing as StoredRow | undefined, companyValues(ctx, entry, c, !existing), {
+      touch: true,
+    });
     if (!existing) {
-      await writeHistory(ctx.db, { actorId: null, via: 'workspace file' }, { entityType: 'company', entityId: id, kind: 'created', changes: [{ field: 'name', from: null, to: entry.name.trim() }] });
+      await writeHistory(
+        ctx.db,
+        { actorId: null, via: 'workspace file' },
+        { entityType: 'company', entityId: id, kind: 'created', changes: [{ field: 'name', from: null, to: entry.name.trim() }] },
+      );
     }
   }
 }
@@ -94,7 +102,14 @@ const grantKey = (g: Grant) => [g.role_id, g.member_id ?? '', g.group_id ?? '', 
 async function applyRoles(ctx: ApplyContext, roles: readonly CrmRoleEntry[]): Promise<void> {
   const companies = await ctx.db.selectFrom('companies').select(['id', 'name']).execute();
   const companyId = (name: string, path: string) =>
-    companies.find((c) => normalizeName(c.name) === normalizeName(name))?.id ?? fail(path, `no company "${name.trim()}"; companies are ${candidateList(name, companies.map((c) => c.name))}`);
+    companies.find((c) => normalizeName(c.name) === normalizeName(name))?.id ??
+    fail(
+      path,
+      `no company "${name.trim()}"; companies are ${candidateList(
+        name,
+        companies.map((c) => c.name),
+      )}`,
+    );
   const wanted = roles.flatMap((entry, r): Grant[] => {
     const roleId = ctx.roleIds.get(normalizeName(entry.role))!;
     const places = entry.companies ? entry.companies.map((name, c) => companyId(name, at('roles', r, 'companies', c))) : [null];

@@ -66,7 +66,11 @@ export function checkSeeds(ctx: CheckContext, crm: CrmSectionEntry, companies: r
     if (entry.author) ctx.people.find(entry.author, at('interactions', i, 'author'));
     if (entry.kind !== 'task') {
       for (const field of ['due_at', 'assignee', 'done_at'] as const) {
-        if (entry[field] !== undefined) fail(at('interactions', i, field), `only a task (a follow-up) has ${field === 'done_at' ? 'a done moment' : field === 'due_at' ? 'a due moment' : 'an assignee'}`);
+        if (entry[field] !== undefined)
+          fail(
+            at('interactions', i, field),
+            `only a task (a follow-up) has ${field === 'done_at' ? 'a done moment' : field === 'due_at' ? 'a due moment' : 'an assignee'}`,
+          );
       }
     }
     if (!entry.contact && !entry.company && !entry.ticket) fail(at('interactions', i), 'name at least one of contact, company, ticket');
@@ -76,7 +80,14 @@ export function checkSeeds(ctx: CheckContext, crm: CrmSectionEntry, companies: r
 async function companyIds(ctx: ApplyContext): Promise<(name: string, path: string) => string> {
   const companies = await ctx.db.selectFrom('companies').select(['id', 'name']).execute();
   return (name, path) =>
-    companies.find((c) => normalizeName(c.name) === normalizeName(name))?.id ?? fail(path, `no company "${name.trim()}"; companies are ${candidateList(name, companies.map((c) => c.name))}`);
+    companies.find((c) => normalizeName(c.name) === normalizeName(name))?.id ??
+    fail(
+      path,
+      `no company "${name.trim()}"; companies are ${candidateList(
+        name,
+        companies.map((c) => c.name),
+      )}`,
+    );
 }
 
 /** A contact the file names: by one of its addresses, else by its name (which must then name one contact). */
@@ -84,9 +95,17 @@ async function contactNamed(ctx: ApplyContext, ref: string, path: string): Promi
   const held = await addressHolder(ctx.db, ref);
   const { rows } = held
     ? await sql<{ id: string; company_id: string | null }>`select id, company_id from contacts where id = ${held}`.execute(ctx.db)
-    : await sql<{ id: string; company_id: string | null }>`select id, company_id from contacts where lower(name) = ${normalizeName(ref)} limit 2`.execute(ctx.db);
+    : await sql<{
+        id: string;
+        company_id: string | null;
+      }>`select id, company_id from contacts where lower(name) = ${normalizeName(ref)} limit 2`.execute(ctx.db);
   if (rows.length === 1) return rows[0]!;
-  return fail(path, rows.length > 1 ? `"${ref.trim()}" names more than one contact; name it by an email address` : `no contact with the address or name "${ref.trim()}"`);
+  return fail(
+    path,
+    rows.length > 1
+      ? `"${ref.trim()}" names more than one contact; name it by an email address`
+      : `no contact with the address or name "${ref.trim()}"`,
+  );
 }
 
 async function applyContacts(ctx: ApplyContext, entries: readonly ContactEntry[]): Promise<void> {
@@ -99,7 +118,9 @@ async function applyContacts(ctx: ApplyContext, entries: readonly ContactEntry[]
     if (held.some((id) => id !== undefined)) continue;
     if (emails.length === 0) {
       const same = await sql<{ one: number }>`
-        select 1 as one from contacts where lower(name) = ${normalizeName(entry.name)} and company_id is not distinct from ${company}::uuid limit 1`.execute(ctx.db);
+        select 1 as one from contacts where lower(name) = ${normalizeName(entry.name)} and company_id is not distinct from ${company}::uuid limit 1`.execute(
+        ctx.db,
+      );
       if (same.rows.length) continue;
     }
     const id = await writeNewContact(
@@ -122,7 +143,11 @@ async function applyContacts(ctx: ApplyContext, entries: readonly ContactEntry[]
       phonesOf(entry),
       new Date(now.getTime() + c * 10),
     );
-    await writeHistory(ctx.db, { actorId: null, via: 'workspace file' }, { entityType: 'contact', entityId: id, kind: 'created', changes: [] });
+    await writeHistory(
+      ctx.db,
+      { actorId: null, via: 'workspace file' },
+      { entityType: 'contact', entityId: id, kind: 'created', changes: [] },
+    );
     ctx.writer.log.note('contacts', 'created');
   }
 }
@@ -133,7 +158,8 @@ async function dealTicket(ctx: ApplyContext, entry: DealEntry, d: number): Promi
     select t.id, p.kind from tickets t join projects p on p.id = t.project_id where t.key = ${key}`.execute(ctx.db);
   const ticket = rows[0];
   if (!ticket) return fail(at('deals', d, 'ticket'), `no ticket ${key}`);
-  if (ticket.kind !== 'sales') fail(at('deals', d, 'ticket'), `${key} is not a deal: its project is a ${ticket.kind} project, not a sales one`);
+  if (ticket.kind !== 'sales')
+    fail(at('deals', d, 'ticket'), `${key} is not a deal: its project is a ${ticket.kind} project, not a sales one`);
   return ticket.id;
 }
 
@@ -153,8 +179,15 @@ async function applyDeals(ctx: ApplyContext, entries: readonly DealEntry[]): Pro
       if (people.some((x) => x.contactId === contact.id)) fail(at('deals', d, 'contacts', p), 'this contact is already on the deal');
       people.push({ contactId: contact.id, role: person.role ?? null });
     }
-    const current = await ctx.db.selectFrom('deal_contacts').select(['contact_id', 'role']).where('ticket_id', '=', ticketId).orderBy('position').execute();
-    const same = current.length === people.length && current.every((row, i) => row.contact_id === people[i]!.contactId && row.role === people[i]!.role);
+    const current = await ctx.db
+      .selectFrom('deal_contacts')
+      .select(['contact_id', 'role'])
+      .where('ticket_id', '=', ticketId)
+      .orderBy('position')
+      .execute();
+    const same =
+      current.length === people.length &&
+      current.every((row, i) => row.contact_id === people[i]!.contactId && row.role === people[i]!.role);
     if (!same) {
       await setDealContacts(ctx.db, ticketId, people);
       ctx.writer.log.note('deal_contacts', 'updated');
@@ -184,9 +217,7 @@ async function applyInteractions(ctx: ApplyContext, entries: readonly Interactio
     if (seen.rows.length) continue;
 
     const moment = async (field: 'occurred_at' | 'due_at', given: string | undefined) =>
-      given === undefined
-        ? null
-        : atPath(at('interactions', i), () => parseMoment(ctx.db, given, entry.timezone, `/${field}`));
+      given === undefined ? null : atPath(at('interactions', i), () => parseMoment(ctx.db, given, entry.timezone, `/${field}`));
     const duration = entry.duration === undefined ? 0 : parseDuration(entry.duration);
     if (duration === null) fail(path('duration'), `"${entry.duration}" is not a duration (like 30m or 1h 15m)`);
     const author = entry.author ? ctx.people.id(entry.author, path('author')) : null;

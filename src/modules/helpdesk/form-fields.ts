@@ -7,7 +7,10 @@ import { fieldKeysForType, type FormVocabulary } from './vocabulary.ts';
 const SUMMARY: StoredFormField = { field: 'summary', displayed: true, required: true, label: null };
 
 /** What a form shows when it is created without `fields`: the summary and the description. */
-export const DEFAULT_FORM_FIELDS: readonly StoredFormField[] = [SUMMARY, { field: 'description', displayed: true, required: false, label: null }];
+export const DEFAULT_FORM_FIELDS: readonly StoredFormField[] = [
+  SUMMARY,
+  { field: 'description', displayed: true, required: false, label: null },
+];
 
 /**
  * A form's fields as given (spec 4.4): each a field the form's ticket type knows, each once. The
@@ -23,7 +26,12 @@ export function checkFormFields(vocabulary: FormVocabulary, typeName: string | n
     const earlier = seen.get(key);
     if (earlier !== undefined) throw invalid(`${pointer}/field`, `"${key}" is on the form twice (also /fields/${earlier})`);
     seen.set(key, i);
-    const field = { field: key, displayed: entry.displayed ?? true, required: entry.required ?? key === 'summary', label: entry.label?.trim() || null };
+    const field = {
+      field: key,
+      displayed: entry.displayed ?? true,
+      required: entry.required ?? key === 'summary',
+      label: entry.label?.trim() || null,
+    };
     if (key === 'summary' && !(field.displayed && field.required)) {
       throw invalid(pointer, 'the summary is always displayed and required; send displayed and required as true or leave them out');
     }
@@ -42,6 +50,9 @@ export function checkKeptFields(vocabulary: FormVocabulary, typeName: string | n
   const known = new Set(fieldKeysForType(vocabulary, typeName).map(normalizeName));
   const stray = fields.find((f) => !known.has(normalizeName(f.field)));
   if (stray) {
-    throw invalid('/ticket_type', `the form shows "${stray.field}", which tickets of type "${typeName}" do not have; send fields without it as well`);
+    throw invalid(
+      '/ticket_type',
+      `the form shows "${stray.field}", which tickets of type "${typeName}" do not have; send fields without it as well`,
+    );
   }
 }

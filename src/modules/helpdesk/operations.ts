@@ -25,7 +25,7 @@ export const listRequestTypesOperation = defineOperation({
   access: 'read',
   summary: 'List request types',
   description:
-    'A helpdesk project\'s forms in portal order: key, name, ticket type, who may submit (`authenticated`, or `open` to anyone), fields. `can_manage`/`can_publish` say what you may change. Pass a form\'s key or name as `request_type` to create_ticket.',
+    "A helpdesk project's forms in portal order: key, name, ticket type, who may submit (`authenticated`, or `open` to anyone), fields. `can_manage`/`can_publish` say what you may change. Pass a form's key or name as `request_type` to create_ticket.",
   params: ProjectParams,
   query: ListQuery,
   response: RequestTypeList,
@@ -56,8 +56,7 @@ export const createRequestTypeOperation = defineOperation({
   module: 'helpdesk',
   access: 'write',
   summary: 'Create a request type',
-  description:
-    `Creates a portal form, last in the portal order. Without \`fields\` it shows the summary and the description. ${PUBLISH_RULE}`,
+  description: `Creates a portal form, last in the portal order. Without \`fields\` it shows the summary and the description. ${PUBLISH_RULE}`,
   params: ProjectParams,
   body: CreateRequestTypeBody,
   response: RequestType,
@@ -74,8 +73,7 @@ export const updateRequestTypeOperation = defineOperation({
   module: 'helpdesk',
   access: 'write',
   summary: 'Change a request type',
-  description:
-    `Changes a form; send only what changes. Taking an open form off the public, alone, needs helpdesk:forms only. ${PUBLISH_RULE}`,
+  description: `Changes a form; send only what changes. Taking an open form off the public, alone, needs helpdesk:forms only. ${PUBLISH_RULE}`,
   params: FormParams,
   body: UpdateRequestTypeBody,
   response: RequestType,

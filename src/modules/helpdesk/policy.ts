@@ -46,7 +46,12 @@ const WHY: Record<string, string> = {
 };
 
 /** Refuses with 403 `forbidden`, naming the permission missing, unless the request holds every one the change needs. */
-export async function requireFormChange(ability: Ability, project: { id: string; key: string }, change: FormChange, what: string): Promise<void> {
+export async function requireFormChange(
+  ability: Ability,
+  project: { id: string; key: string },
+  change: FormChange,
+  what: string,
+): Promise<void> {
   for (const permission of permissionsForFormChange(change)) {
     if (!(await ability.can(permission, project.id))) {
       throw forbidden(`You may not ${what} in project ${project.key} (${WHY[permission]})`);

@@ -7,7 +7,12 @@ import type { RequestType, RequestTypeList } from './schemas.ts';
 import { loadFormVocabulary } from './vocabulary.ts';
 
 /** Forms of a project presented with their positions; `forms` is the project's whole portal order. */
-export async function presentForms(ctx: Context, project: HelpdeskProject, forms: readonly FormRow[], includeArchived: boolean): Promise<RequestTypeList> {
+export async function presentForms(
+  ctx: Context,
+  project: HelpdeskProject,
+  forms: readonly FormRow[],
+  includeArchived: boolean,
+): Promise<RequestTypeList> {
   const [vocabulary, abilities] = await Promise.all([loadFormVocabulary(ctx.db, project.id), formAbilities(ctx.ability, project.id)]);
   return {
     project: project.key,

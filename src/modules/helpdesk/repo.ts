@@ -59,7 +59,11 @@ export async function insertForm(db: Kysely<DB>, projectId: string, values: Form
   return row.id;
 }
 
-export async function updateForm(db: Kysely<DB>, id: string, values: Partial<FormValues> & { archived?: boolean; rank?: string }): Promise<void> {
+export async function updateForm(
+  db: Kysely<DB>,
+  id: string,
+  values: Partial<FormValues> & { archived?: boolean; rank?: string },
+): Promise<void> {
   const { fields, ...rest } = values;
   await db
     .updateTable('request_types')

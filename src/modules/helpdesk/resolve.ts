@@ -30,7 +30,10 @@ export interface FormNaming {
  * listing the keys of the forms given.
  */
 export function resolveForm(forms: readonly FormRow[], given: string, naming: FormNaming): FormRow {
-  return findForm(forms, given, naming.byId) ?? resolveName(forms, given, { pointer: naming.pointer, what: 'request type', names: (f) => [f.key] });
+  return (
+    findForm(forms, given, naming.byId) ??
+    resolveName(forms, given, { pointer: naming.pointer, what: 'request type', names: (f) => [f.key] })
+  );
 }
 
 /** The form a name means, or undefined (see resolveForm). */

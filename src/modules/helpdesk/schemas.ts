@@ -9,8 +9,8 @@ export const Submission = StringEnum(SUBMISSIONS, {
 export const FormField = shared(
   'FormField',
   Type.Object({
-    field: Type.String({ description: '`summary`, `description`, `priority` or a custom field\'s key' }),
-    name: Nullable(Type.String({ description: 'the field\'s name in the project; null for a custom field that no longer exists' })),
+    field: Type.String({ description: "`summary`, `description`, `priority` or a custom field's key" }),
+    name: Nullable(Type.String({ description: "the field's name in the project; null for a custom field that no longer exists" })),
     displayed: Type.Boolean(),
     required: Type.Boolean(),
     label: Nullable(Type.String({ description: 'what the form calls the field, when not its name' })),
@@ -50,7 +50,7 @@ export type RequestTypeList = Static<typeof RequestTypeList>;
 
 // ---- requests ----
 
-const ProjectParam = Type.String({ minLength: 1, maxLength: 20, description: 'a helpdesk project\'s key, such as `HELP`' });
+const ProjectParam = Type.String({ minLength: 1, maxLength: 20, description: "a helpdesk project's key, such as `HELP`" });
 const FormName = Type.String({ minLength: 1, maxLength: 255, description: 'a request type by key, name or id' });
 
 // The project is `{project}` in these paths (spec: `{key}`) because the create body has a `key` of its own.
@@ -69,7 +69,7 @@ export const FormKey = Type.String({
 });
 
 export const FormFieldInput = Type.Object({
-  field: Type.String({ minLength: 1, description: '`summary`, `description`, `priority` or a custom field key of the form\'s ticket type' }),
+  field: Type.String({ minLength: 1, description: "`summary`, `description`, `priority` or a custom field key of the form's ticket type" }),
   displayed: Type.Optional(Type.Boolean({ description: 'true when left out' })),
   required: Type.Optional(Type.Boolean({ description: 'false when left out (true for the summary)' })),
   label: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
@@ -78,17 +78,17 @@ export type FormFieldInput = Static<typeof FormFieldInput>;
 
 const formFields = {
   key: FormKey,
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'unique among the project\'s active forms (case-insensitive)' }),
+  name: Type.String({ minLength: 1, maxLength: 255, description: "unique among the project's active forms (case-insensitive)" }),
   ticket_type: Type.String({ minLength: 1, description: 'a ticket type of the project (not a sub-task type), by name' }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 10000 }))),
   help_text: Type.Optional(Nullable(Type.String({ maxLength: 10000, description: 'shown above the form' }))),
   portal_group: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  hidden: Type.Optional(Type.Boolean({ description: 'hidden from the portal\'s list, still reachable by its link; false for a new form' })),
+  hidden: Type.Optional(Type.Boolean({ description: "hidden from the portal's list, still reachable by its link; false for a new form" })),
   submission: Type.Optional(Submission),
   fields: Type.Optional(
     Type.Array(FormFieldInput, {
       maxItems: 100,
-      description: 'in order; replaces the form\'s fields. The summary is always displayed and required (added first when left out)',
+      description: "in order; replaces the form's fields. The summary is always displayed and required (added first when left out)",
     }),
   ),
 };

@@ -16,7 +16,10 @@ type FormProject = HookProject;
  */
 export async function formForNewTicket(ctx: Context, project: FormProject, given: string): Promise<TicketForm> {
   if (!ctx.settings.modules.helpdesk) {
-    throw new ApiError('feature_disabled', 'The helpdesk module is switched off in this workspace, so tickets cannot be raised through a request type');
+    throw new ApiError(
+      'feature_disabled',
+      'The helpdesk module is switched off in this workspace, so tickets cannot be raised through a request type',
+    );
   }
   return activeFormNamed(ctx.db, project, given);
 }
@@ -32,7 +35,13 @@ export async function activeFormNamed(db: Kysely<DB>, project: FormProject, give
   const form = findForm(forms, given, false);
   if (form && !form.archived) return { id: form.id, name: form.name, ticketTypeId: form.ticket_type_id };
   const why = form ? `request type "${form.key}" is retired` : `no request type "${given.trim()}"`;
-  throw invalid('/request_type', `${why}; active request types are ${candidateList(given, active.map((f) => f.key))}`);
+  throw invalid(
+    '/request_type',
+    `${why}; active request types are ${candidateList(
+      given,
+      active.map((f) => f.key),
+    )}`,
+  );
 }
 
 /** The helpdesk's answer to the tickets module's question "which request type is this?" (tickets/hooks.ts). */

@@ -11,7 +11,12 @@ export interface FormVocabulary {
 export async function loadFormVocabulary(db: Kysely<DB>, projectId: string): Promise<FormVocabulary> {
   const [types, customFields] = await Promise.all([
     db.selectFrom('ticket_types').select(['id', 'name', 'is_subtask']).where('project_id', '=', projectId).orderBy('position').execute(),
-    db.selectFrom('custom_fields').select(['key', 'name', 'ticket_types']).where('project_id', '=', projectId).orderBy('position').execute(),
+    db
+      .selectFrom('custom_fields')
+      .select(['key', 'name', 'ticket_types'])
+      .where('project_id', '=', projectId)
+      .orderBy('position')
+      .execute(),
   ]);
   return { types, customFields };
 }

@@ -7,10 +7,13 @@ import { CreateRequestTypeBody } from './schemas.ts';
  * API's create body plus `archived`. Upserted by key; forms the file leaves out stay as they are.
  */
 export const RequestTypeEntry = fileEntryFrom(CreateRequestTypeBody, {
-  archived: Type.Optional(Type.Boolean({ description: 'retired; left out: a stored form keeps its state (the API may have retired it), a new one is active' })),
+  archived: Type.Optional(
+    Type.Boolean({ description: 'retired; left out: a stored form keeps its state (the API may have retired it), a new one is active' }),
+  ),
 });
 export type RequestTypeEntry = Static<typeof CreateRequestTypeBody> & { archived?: boolean };
 
 export const RequestTypeEntries = Type.Array(RequestTypeEntry, {
-  description: 'helpdesk projects only: forms upserted by key, in portal order ahead of forms the file does not list; forms left out stay as they are',
+  description:
+    'helpdesk projects only: forms upserted by key, in portal order ahead of forms the file does not list; forms left out stay as they are',
 });

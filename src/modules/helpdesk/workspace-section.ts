@@ -28,7 +28,8 @@ function check(ctx: CheckContext): void {
     const forms = project.request_types;
     if (forms === undefined) return;
     const at = (...parts: (string | number)[]) => filePath('projects', p, 'request_types', ...parts);
-    if (project.kind !== 'helpdesk' && forms.length > 0) fail(at(), `only helpdesk projects have request types; ${project.key} is a ${project.kind} project`);
+    if (project.kind !== 'helpdesk' && forms.length > 0)
+      fail(at(), `only helpdesk projects have request types; ${project.key} is a ${project.kind} project`);
     const keys = new Map<string, number>();
     const names = new Map<string, number>();
     forms.forEach((form, i) => {
@@ -58,7 +59,9 @@ function atPath<T>(path: string, work: () => T): T {
 
 function wantedRow(vocabulary: FormVocabulary, form: RequestTypeEntry, stored: FormRow | undefined, path: string) {
   const types = vocabulary.types.filter((t) => !t.is_subtask);
-  const type = atPath(path, () => resolveName(types, form.ticket_type, { pointer: '/ticket_type', what: 'ticket type', names: (t) => [t.name] }));
+  const type = atPath(path, () =>
+    resolveName(types, form.ticket_type, { pointer: '/ticket_type', what: 'ticket type', names: (t) => [t.name] }),
+  );
   const fields = form.fields ? atPath(path, () => checkFormFields(vocabulary, type.name, form.fields!)) : [...DEFAULT_FORM_FIELDS];
   return {
     key: form.key,
@@ -125,4 +128,9 @@ async function apply(ctx: ApplyContext): Promise<void> {
 }
 
 /** Runs after projects (forms name their ticket types and custom fields) and before seed tickets. */
-export const requestTypesSection: WorkspaceSectionHandler = { name: 'request_types', projectKeys: { request_types: RequestTypeEntries }, check, apply };
+export const requestTypesSection: WorkspaceSectionHandler = {
+  name: 'request_types',
+  projectKeys: { request_types: RequestTypeEntries },
+  check,
+  apply,
+};

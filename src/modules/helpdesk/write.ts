@@ -21,7 +21,12 @@ function resolveTicketType(vocabulary: FormVocabulary, given: string) {
 }
 
 /** Keys are unique in the project, active names among its active forms (spec 4.4; ADR 0028). */
-function checkUnique(project: HelpdeskProject, forms: readonly FormRow[], values: { key: string; name: string }, self: FormRow | null): void {
+function checkUnique(
+  project: HelpdeskProject,
+  forms: readonly FormRow[],
+  values: { key: string; name: string },
+  self: FormRow | null,
+): void {
   const others = forms.filter((f) => f.id !== self?.id);
   if (others.some((f) => normalizeName(f.key) === normalizeName(values.key))) {
     throw invalid('/key', `project ${project.key} already has a request type with key "${values.key}"`);
@@ -105,7 +110,12 @@ function patchedValues(form: FormRow, input: UpdateRequestTypeBody, vocabulary: 
 }
 
 /** PATCH /projects/{key}/request-types/{request_type}: only what is sent changes; an unchanged form is not written. */
-export async function updateRequestType(ctx: Context, projectKey: string, given: string, input: UpdateRequestTypeBody): Promise<RequestType> {
+export async function updateRequestType(
+  ctx: Context,
+  projectKey: string,
+  given: string,
+  input: UpdateRequestTypeBody,
+): Promise<RequestType> {
   const project = await loadHelpdeskProject(ctx, projectKey);
   await lockProjectForms(ctx.db, project.id);
   const [forms, vocabulary] = await Promise.all([projectForms(ctx.db, project.id), loadFormVocabulary(ctx.db, project.id)]);

@@ -17,7 +17,7 @@ import {
 import { archivePage, createPage, movePage, restorePage, updatePage } from './write.ts';
 
 const WRITE_RULE =
-  'Needs can_edit in the space (list_spaces) and the page\'s edit restrictions; in a git space only `published` changes (422 `git_space`).';
+  "Needs can_edit in the space (list_spaces) and the page's edit restrictions; in a git space only `published` changes (422 `git_space`).";
 
 export const listSpacesOperation = defineOperation({
   name: 'list_spaces',
@@ -41,7 +41,7 @@ export const getPageTreeOperation = defineOperation({
   path: '/knowledge/spaces/:space/tree',
   module: 'knowledge',
   access: 'read',
-  summary: 'Read a space\'s page tree',
+  summary: "Read a space's page tree",
   description:
     'Lists the pages and folders of a space in tree order, each with its parent’s slug and depth (0 at the top). ' +
     'Drafts, blog posts and deleted pages are not in the tree; the pages under a draft stand in its place.',
@@ -91,8 +91,7 @@ export const createPageOperation = defineOperation({
   module: 'knowledge',
   access: 'write',
   summary: 'Create a page',
-  description:
-    `Creates a page, a folder (no body) or a blog post (outside the tree) under \`parent\`, last among its siblings. Its slug comes from the title and never changes. A draft is seen by you and the managers until published. ${WRITE_RULE}`,
+  description: `Creates a page, a folder (no body) or a blog post (outside the tree) under \`parent\`, last among its siblings. Its slug comes from the title and never changes. A draft is seen by you and the managers until published. ${WRITE_RULE}`,
   params: SpaceParams,
   body: CreatePageBody,
   response: Page,
@@ -109,8 +108,7 @@ export const updatePageOperation = defineOperation({
   module: 'knowledge',
   access: 'write',
   summary: 'Change a page',
-  description:
-    `Saves a new version (title; body in Markdown, replacing any format; \`published\`; \`draft: false\` publishes) with your \`message\`. Give the \`version\` you read: a save since then makes it 409 \`stale\`, nothing changed. ${WRITE_RULE}`,
+  description: `Saves a new version (title; body in Markdown, replacing any format; \`published\`; \`draft: false\` publishes) with your \`message\`. Give the \`version\` you read: a save since then makes it 409 \`stale\`, nothing changed. ${WRITE_RULE}`,
   params: PageParams,
   body: UpdatePageBody,
   response: Page,
@@ -126,8 +124,7 @@ export const movePageOperation = defineOperation({
   module: 'knowledge',
   access: 'write',
   summary: 'Move a page',
-  description:
-    `Moves a page and its subtree under \`parent\` (null: the top; left out: where it is, or where the sibling named is), \`before\`/\`after\` a sibling, else last. Under itself: 422 \`cycle\`. Blog posts are not in the tree. ${WRITE_RULE}`,
+  description: `Moves a page and its subtree under \`parent\` (null: the top; left out: where it is, or where the sibling named is), \`before\`/\`after\` a sibling, else last. Under itself: 422 \`cycle\`. Blog posts are not in the tree. ${WRITE_RULE}`,
   params: PageParams,
   body: MovePageBody,
   response: Page,
@@ -145,8 +142,7 @@ export const archivePageOperation = defineOperation({
   destructive: true,
   idempotent: false,
   summary: 'Delete a page',
-  description:
-    `Moves a page and its subtree to the space's trash: out of the tree, search and reads; managers restore it in the browser. Answers its summary with \`archived: true\`. ${WRITE_RULE}`,
+  description: `Moves a page and its subtree to the space's trash: out of the tree, search and reads; managers restore it in the browser. Answers its summary with \`archived: true\`. ${WRITE_RULE}`,
   params: PageParams,
   response: PageSummary,
   errors: ['not_found', 'forbidden', 'git_space'],

@@ -23,7 +23,16 @@ export async function listSpaces(ctx: Context): Promise<{ spaces: Space[] }> {
       .filter((s) => levels.get(s.id)!.member !== 'none')
       .map((s) => {
         const access = levels.get(s.id)!;
-        return { key: s.key, name: s.name, kind: s.kind, project: s.project_key, source: s.source, home_page: s.home_page, can_edit: mayEdit(access.act), can_manage: mayManage(access.act) };
+        return {
+          key: s.key,
+          name: s.name,
+          kind: s.kind,
+          project: s.project_key,
+          source: s.source,
+          home_page: s.home_page,
+          can_edit: mayEdit(access.act),
+          can_manage: mayManage(access.act),
+        };
       }),
   };
 }
@@ -130,7 +139,10 @@ export async function getPage(ctx: Context, spaceKey: string, ref: string): Prom
  * GET /knowledge/search: every word (each also as a beginning) in the title or body, pages the
  * member may see, best first (title words weigh more), each with a passage where the words are.
  */
-export async function searchPages(ctx: Context, input: { query: string; space?: string; limit?: number }): Promise<{ pages: PageSummary[] }> {
+export async function searchPages(
+  ctx: Context,
+  input: { query: string; space?: string; limit?: number },
+): Promise<{ pages: PageSummary[] }> {
   const words = prefixQuery(input.query);
   if (words === null) throw invalid('/query', 'has no words to search for');
   const limit = input.limit ?? 20;
@@ -140,7 +152,11 @@ export async function searchPages(ctx: Context, input: { query: string; space?: 
   if (input.space !== undefined) {
     refuseBlank(input.space, '/space');
     const named = readable.find((s) => s.key.toLowerCase() === input.space!.trim().toLowerCase());
-    if (!named) throw invalid('/space', `no space "${input.space.trim()}" you can read; spaces are ${readable.map((s) => `"${s.key}"`).join(', ') || 'none'}`);
+    if (!named)
+      throw invalid(
+        '/space',
+        `no space "${input.space.trim()}" you can read; spaces are ${readable.map((s) => `"${s.key}"`).join(', ') || 'none'}`,
+      );
     readable = [named];
   }
   if (readable.length === 0) return { pages: [] };

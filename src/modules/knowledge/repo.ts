@@ -49,7 +49,11 @@ export async function spacePages(db: Kysely<DB>, spaceId: string): Promise<PageN
  * The pages named (by id, or by slug case-insensitively) and every page above them: what a read
  * of one page needs (its path, the restrictions above it) without the rest of its space.
  */
-export async function pagesWithAncestors(db: Kysely<DB>, spaceId: string, refs: { ids: readonly string[]; slugs: readonly string[] }): Promise<PageNode[]> {
+export async function pagesWithAncestors(
+  db: Kysely<DB>,
+  spaceId: string,
+  refs: { ids: readonly string[]; slugs: readonly string[] },
+): Promise<PageNode[]> {
   const { rows } = await sql<PageNode>`/*prepare*/
     with recursive chain as (
       select id, slug, title, kind, parent_id, rank, draft, author_id, archived_at, version, edited_at from pages
@@ -97,7 +101,11 @@ export function slugOf(title: string): string {
 /** The first free slug of a space from a title (`title`, `title-2`, …): slugs are unique and never reused while a page holds them. */
 export async function freeSlug(db: Kysely<DB>, spaceId: string, title: string): Promise<string> {
   const base = slugOf(title);
-  const { rows } = await sql<{ slug: string }>`select lower(slug) as slug from pages where space_id = ${spaceId} and (lower(slug) = ${base} or lower(slug) like ${`${base}-%`})`.execute(db);
+  const { rows } = await sql<{
+    slug: string;
+  }>`select lower(slug) as slug from pages where space_id = ${spaceId} and (lower(slug) = ${base} or lower(slug) like ${`${base}-%`})`.execute(
+    db,
+  );
   const taken = new Set(rows.map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -114,7 +122,9 @@ export function linkTargets(body: string | null, ownSpaceKey: string): { space: 
   for (const match of body.matchAll(WIKI_LINK)) {
     const target = match[1]!.trim();
     const colon = target.indexOf(':');
-    found.push(colon > 0 ? { space: target.slice(0, colon).trim(), ref: target.slice(colon + 1).trim() } : { space: ownSpaceKey, ref: target });
+    found.push(
+      colon > 0 ? { space: target.slice(0, colon).trim(), ref: target.slice(colon + 1).trim() } : { space: ownSpaceKey, ref: target },
+    );
   }
   for (const match of body.matchAll(PAGE_URL)) found.push({ space: match[1]!, ref: match[2]! });
   return found;

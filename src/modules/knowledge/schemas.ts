@@ -12,7 +12,9 @@ export const Space = shared(
     name: Type.String(),
     kind: StringEnum(['global', 'personal']),
     project: Nullable(Type.String({ description: 'project key' })),
-    source: StringEnum(['native', 'external_wiki', 'git', 'import'], { description: '`git`: kept in a repository; only `published` may be changed here' }),
+    source: StringEnum(['native', 'external_wiki', 'git', 'import'], {
+      description: '`git`: kept in a repository; only `published` may be changed here',
+    }),
     home_page: Nullable(Type.String({ description: 'slug' })),
     can_edit: Type.Boolean({ description: 'you may write pages here (knowledge:edit, with a write token)' }),
     can_manage: Type.Boolean({ description: 'you manage the space (knowledge:manage): drafts of others, the trash' }),
@@ -31,7 +33,9 @@ export const PageSummary = shared(
     slug: Type.String(),
     title: Type.String(),
     kind: StringEnum(PAGE_KINDS),
-    status: StringEnum(PAGE_STATUSES, { description: '`current` (in the space), `draft` (its author and the space\'s managers only), `archived` (deleted: in the trash)' }),
+    status: StringEnum(PAGE_STATUSES, {
+      description: "`current` (in the space), `draft` (its author and the space's managers only), `archived` (deleted: in the trash)",
+    }),
     version: Type.Integer(),
     edited_at: Timestamp,
     archived: Type.Optional(Type.Boolean({ description: 'in answer to a delete' })),
@@ -64,14 +68,24 @@ export const PageTree = shared(
   Type.Object({
     space: Type.String(),
     pages: Type.Array(
-      Type.Object({ id: Uuid, slug: Type.String(), title: Type.String(), kind: StringEnum(['page', 'folder']), parent: Nullable(Type.String()), depth: Type.Integer({ minimum: 0 }) }),
+      Type.Object({
+        id: Uuid,
+        slug: Type.String(),
+        title: Type.String(),
+        kind: StringEnum(['page', 'folder']),
+        parent: Nullable(Type.String()),
+        depth: Type.Integer({ minimum: 0 }),
+      }),
       { description: 'in tree order; no drafts, blog posts or deleted pages (pages under a draft take its place)' },
     ),
   }),
 );
 export type PageTree = Static<typeof PageTree>;
 
-export const SearchResult = shared('PageSearchResult', Type.Object({ pages: Type.Array(PageSummary, { description: 'best first, each with its passage' }) }));
+export const SearchResult = shared(
+  'PageSearchResult',
+  Type.Object({ pages: Type.Array(PageSummary, { description: 'best first, each with its passage' }) }),
+);
 export type SearchResult = Static<typeof SearchResult>;
 
 const SpaceKey = Type.String({ minLength: 1, maxLength: 100, description: 'space key' });
@@ -100,7 +114,7 @@ export const CreatePageBody = Type.Object({
   body: Type.Optional(Body),
   kind: Type.Optional(StringEnum(PAGE_KINDS, { default: 'page', description: '`folder` has no body; `blog_post` is outside the tree' })),
   parent: Type.Optional(Nullable(PageRef)),
-  draft: Type.Optional(Type.Boolean({ description: 'seen only by you and the space\'s managers until published' })),
+  draft: Type.Optional(Type.Boolean({ description: "seen only by you and the space's managers until published" })),
   published: Type.Optional(Type.Boolean({ description: 'customers may read it where the space allows' })),
   message: Type.Optional(Message),
 });

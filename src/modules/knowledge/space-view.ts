@@ -51,7 +51,11 @@ function viewOf(space: SpaceRow, access: SpaceAccess, pages: PageNode[], restric
   const blockedHere = new Set(restrictions.filter((r) => r.kind === 'view' && !r.passes && !managing).map((r) => r.page_id));
   const viewBlocked = new Set<string>();
   for (const page of pages) {
-    for (let at: PageNode | undefined = page, steps = 0; at && steps < 1000; at = at.parent_id ? byId.get(at.parent_id) : undefined, steps += 1) {
+    for (
+      let at: PageNode | undefined = page, steps = 0;
+      at && steps < 1000;
+      at = at.parent_id ? byId.get(at.parent_id) : undefined, steps += 1
+    ) {
       if (blockedHere.has(at.id)) {
         viewBlocked.add(page.id);
         break;
@@ -77,7 +81,9 @@ export function findPage(view: SpaceView, ref: string): PageNode | undefined {
     if (byId) return byId;
   }
   // a live page holds its slug before an archived one that once had it
-  return view.pages.filter((p) => p.slug.toLowerCase() === wanted).sort((a, b) => Number(a.archived_at !== null) - Number(b.archived_at !== null))[0];
+  return view.pages
+    .filter((p) => p.slug.toLowerCase() === wanted)
+    .sort((a, b) => Number(a.archived_at !== null) - Number(b.archived_at !== null))[0];
 }
 
 /** A page the member may see, or 404. */

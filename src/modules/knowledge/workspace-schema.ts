@@ -20,12 +20,24 @@ export const SeedPage = Type.Object(
     kind: Type.Optional(StringEnum(['page', 'folder', 'blog_post'])),
     parent: Type.Optional(Type.String({ description: 'slug of a page listed before it' })),
     body: Type.Optional(Type.String({ maxLength: 1_000_000 })),
-    format: Type.Optional(StringEnum(['markdown', 'imported_wiki', 'html', 'plain', 'imported_storage'], { description: 'of the body; markdown when left out' })),
+    format: Type.Optional(
+      StringEnum(['markdown', 'imported_wiki', 'html', 'plain', 'imported_storage'], {
+        description: 'of the body; markdown when left out',
+      }),
+    ),
     author: Type.Optional(Type.String({ description: 'a member' })),
     draft: Type.Optional(Type.Boolean()),
     published: Type.Optional(Type.Boolean()),
     labels: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }))),
-    restrictions: Type.Optional(Type.Object({ view: Type.Optional(Who), edit: Type.Optional(Who) }, { ...Strict, description: 'view: only these see it and what is under it; edit: only these change it (the space’s managers always may)' })),
+    restrictions: Type.Optional(
+      Type.Object(
+        { view: Type.Optional(Who), edit: Type.Optional(Who) },
+        {
+          ...Strict,
+          description: 'view: only these see it and what is under it; edit: only these change it (the space’s managers always may)',
+        },
+      ),
+    ),
   },
   Strict,
 );
@@ -43,10 +55,14 @@ export const SpaceEntry = Type.Object(
     read: Type.Optional(Who),
     edit: Type.Optional(Who),
     manage: Type.Optional(Who),
-    pages: Type.Optional(Type.Array(SeedPage, { description: 'seed pages, parents before children; each created once by slug, then left to the API' })),
+    pages: Type.Optional(
+      Type.Array(SeedPage, { description: 'seed pages, parents before children; each created once by slug, then left to the API' }),
+    ),
   },
   Strict,
 );
 export type SpaceEntry = Static<typeof SpaceEntry>;
 
-export const SpaceEntries = Type.Array(SpaceEntry, { description: 'knowledge-base spaces, upserted by key; spaces left out stay as they are' });
+export const SpaceEntries = Type.Array(SpaceEntry, {
+  description: 'knowledge-base spaces, upserted by key; spaces left out stay as they are',
+});

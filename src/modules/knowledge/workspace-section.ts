@@ -23,7 +23,10 @@ function checkWho(ctx: CheckContext, who: Who | undefined, path: string): void {
 }
 
 function check(ctx: CheckContext): void {
-  const projects = new Set([...(ctx.file.projects ?? []).map((p) => normalizeKey(p.key)), ...[...ctx.existing.projects.keys()].map(normalizeKey)]);
+  const projects = new Set([
+    ...(ctx.file.projects ?? []).map((p) => normalizeKey(p.key)),
+    ...[...ctx.existing.projects.keys()].map(normalizeKey),
+  ]);
   const keys = new Map<string, number>();
   (ctx.file.spaces ?? []).forEach((space, s) => {
     const at = (...parts: (string | number)[]) => filePath('spaces', s, ...parts);
@@ -45,7 +48,8 @@ function check(ctx: CheckContext): void {
       checkWho(ctx, page.restrictions?.edit, at('pages', p, 'restrictions', 'edit'));
       slugs.add(page.slug);
     });
-    if (space.home_page && !slugs.has(space.home_page) && (space.pages ?? []).length > 0) fail(at('home_page'), `no page "${space.home_page}" in the space`);
+    if (space.home_page && !slugs.has(space.home_page) && (space.pages ?? []).length > 0)
+      fail(at('home_page'), `no page "${space.home_page}" in the space`);
   });
 }
 
@@ -65,28 +69,60 @@ function grantsOf(ctx: ApplyContext, who: Who | undefined, path: string): Omit<G
   ];
 }
 
-const sortedText = (rows: readonly GrantRow[]) => JSON.stringify(rows.map((r) => [r.level, r.member_id, r.group_id, r.everyone].join('|')).sort());
+const sortedText = (rows: readonly GrantRow[]) =>
+  JSON.stringify(rows.map((r) => [r.level, r.member_id, r.group_id, r.everyone].join('|')).sort());
 
 /** Grants and restrictions follow the file: rewritten when they differ, untouched when the same. */
 async function applyGrants(ctx: ApplyContext, spaceId: string, space: SpaceEntry, s: number): Promise<void> {
-  const wanted: GrantRow[] = LEVELS.flatMap((level) => grantsOf(ctx, space[level], filePath('spaces', s, level)).map((g) => ({ level, ...g })));
-  const stored = await ctx.db.selectFrom('space_grants').select(['level', 'member_id', 'group_id', 'everyone']).where('space_id', '=', spaceId).execute();
+  const wanted: GrantRow[] = LEVELS.flatMap((level) =>
+    grantsOf(ctx, space[level], filePath('spaces', s, level)).map((g) => ({ level, ...g })),
+  );
+  const stored = await ctx.db
+    .selectFrom('space_grants')
+    .select(['level', 'member_id', 'group_id', 'everyone'])
+    .where('space_id', '=', spaceId)
+    .execute();
   if (sortedText(wanted) === sortedText(stored)) return;
   await ctx.db.deleteFrom('space_grants').where('space_id', '=', spaceId).execute();
-  if (wanted.length) await ctx.db.insertInto('space_grants').values(wanted.map((g) => ({ ...g, space_id: spaceId, level: g.level as GrantLevel }))).execute();
+  if (wanted.length)
+    await ctx.db
+      .insertInto('space_grants')
+      .values(wanted.map((g) => ({ ...g, space_id: spaceId, level: g.level as GrantLevel })))
+      .execute();
   ctx.writer.log.note('space_grants', 'updated');
 }
 
-async function seedPage(ctx: ApplyContext, spaceId: string, spaceKey: string, page: SeedPage, parents: Map<string, string>, path: string): Promise<void> {
-  const existing = await ctx.db.selectFrom('pages').select('id').where('space_id', '=', spaceId).where('slug', '=', page.slug).executeTakeFirst();
+async function seedPage(
+  ctx: ApplyContext,
+  spaceId: string,
+  spaceKey: string,
+  page: SeedPage,
+  parents: Map<string, string>,
+  path: string,
+): Promise<void> {
+  const existing = await ctx.db
+    .selectFrom('pages')
+    .select('id')
+    .where('space_id', '=', spaceId)
+    .where('slug', '=', page.slug)
+    .executeTakeFirst();
   if (existing) {
     parents.set(page.slug, existing.id);
     return;
   }
   const parentId = page.parent ? parents.get(page.parent)! : null;
-  const siblings = await ctx.db.selectFrom('pages').select('rank').where('space_id', '=', spaceId).where('parent_id', parentId === null ? 'is' : '=', parentId).execute();
+  const siblings = await ctx.db
+    .selectFrom('pages')
+    .select('rank')
+    .where('space_id', '=', spaceId)
+    .where('parent_id', parentId === null ? 'is' : '=', parentId)
+    .execute();
   const author = page.author ? ctx.people.id(page.author, `${path}.author`) : null;
-  const content = { title: page.title.trim(), body_format: page.body === undefined ? null : (page.format ?? 'markdown'), body_text: page.body ?? null };
+  const content = {
+    title: page.title.trim(),
+    body_format: page.body === undefined ? null : (page.format ?? 'markdown'),
+    body_text: page.body ?? null,
+  };
   const { id } = await ctx.db
     .insertInto('pages')
     .values({
@@ -105,10 +141,17 @@ async function seedPage(ctx: ApplyContext, spaceId: string, spaceKey: string, pa
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await ctx.db.insertInto('page_versions').values({ page_id: id, version: 1, ...content, editor_id: author, via: 'workspace file', message: null }).execute();
+  await ctx.db
+    .insertInto('page_versions')
+    .values({ page_id: id, version: 1, ...content, editor_id: author, via: 'workspace file', message: null })
+    .execute();
   for (const kind of ['view', 'edit'] as const) {
     const rows = grantsOf(ctx, page.restrictions?.[kind], `${path}.restrictions.${kind}`).filter((g) => !g.everyone);
-    if (rows.length) await ctx.db.insertInto('page_restrictions').values(rows.map((r) => ({ page_id: id, kind, member_id: r.member_id, group_id: r.group_id }))).execute();
+    if (rows.length)
+      await ctx.db
+        .insertInto('page_restrictions')
+        .values(rows.map((r) => ({ page_id: id, kind, member_id: r.member_id, group_id: r.group_id })))
+        .execute();
   }
   await saveLinks(ctx.db, id, content.body_text, spaceKey);
   parents.set(page.slug, id);
@@ -130,7 +173,8 @@ async function apply(ctx: ApplyContext): Promise<void> {
     });
     await applyGrants(ctx, id, space, s);
     const parents = new Map<string, string>();
-    for (const [p, page] of (space.pages ?? []).entries()) await seedPage(ctx, id, space.key, page, parents, filePath('spaces', s, 'pages', p));
+    for (const [p, page] of (space.pages ?? []).entries())
+      await seedPage(ctx, id, space.key, page, parents, filePath('spaces', s, 'pages', p));
   }
 }
 

@@ -9,7 +9,11 @@ import type { CreatePageBody, MovePageBody, Page, PageSummary, UpdatePageBody } 
 import { canSee, findPage, openSpace, openSpaceAt, subtree, visiblePage, type SpaceView } from './space-view.ts';
 
 function refuseGit(view: SpaceView, doing: string): void {
-  if (view.space.source === 'git') throw new ApiError('git_space', `Space ${view.space.key} is kept in git: ${doing} happens there; only \`published\` can be changed here`);
+  if (view.space.source === 'git')
+    throw new ApiError(
+      'git_space',
+      `Space ${view.space.key} is kept in git: ${doing} happens there; only \`published\` can be changed here`,
+    );
 }
 
 function requireEditable(ctx: Context, view: SpaceView, page: PageNode): void {
@@ -37,13 +41,29 @@ function namedPage(ctx: Context, view: SpaceView, ref: string, pointer: string):
 }
 
 function siblingRanks(view: SpaceView, parentId: string | null, except?: string): PageNode[] {
-  return view.pages.filter((p) => p.parent_id === parentId && p.id !== except && p.kind !== 'blog_post').sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  return view.pages
+    .filter((p) => p.parent_id === parentId && p.id !== except && p.kind !== 'blog_post')
+    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
 }
 
-async function writeVersion(ctx: Context, pageId: string, version: number, content: { title: string; body_format: string | null; body_text: string | null }, message: string | null): Promise<void> {
+async function writeVersion(
+  ctx: Context,
+  pageId: string,
+  version: number,
+  content: { title: string; body_format: string | null; body_text: string | null },
+  message: string | null,
+): Promise<void> {
   await ctx.db
     .insertInto('page_versions')
-    .values({ page_id: pageId, version, ...content, editor_id: ctx.actor.memberId, via: ctx.agent.name, message, created_at: ctx.now().toISOString() })
+    .values({
+      page_id: pageId,
+      version,
+      ...content,
+      editor_id: ctx.actor.memberId,
+      via: ctx.agent.name,
+      message,
+      created_at: ctx.now().toISOString(),
+    })
     .execute();
 }
 
@@ -62,7 +82,11 @@ export async function createPage(ctx: Context, spaceKey: string, body: CreatePag
   }
   const title = body.title.trim();
   if (title === '') throw invalid('/title', 'must not be blank');
-  const content = { title, body_format: kind === 'folder' || body.body === undefined ? null : 'markdown', body_text: kind === 'folder' ? null : (body.body ?? null) };
+  const content = {
+    title,
+    body_format: kind === 'folder' || body.body === undefined ? null : 'markdown',
+    body_text: kind === 'folder' ? null : (body.body ?? null),
+  };
   const now = ctx.now().toISOString();
   const inserted = await ctx.db
     .insertInto('pages')
@@ -106,7 +130,10 @@ export async function updatePage(ctx: Context, spaceKey: string, ref: string, bo
     .forUpdate()
     .executeTakeFirstOrThrow();
   if (body.version !== undefined && body.version !== current.version) {
-    throw new ApiError('stale', `Page ${node.slug} was saved since version ${body.version}: it is at version ${current.version}; read it again and redo the change`);
+    throw new ApiError(
+      'stale',
+      `Page ${node.slug} was saved since version ${body.version}: it is at version ${current.version}; read it again and redo the change`,
+    );
   }
   if (body.draft === true && !current.draft) throw invalid('/draft', 'a published page cannot go back to being a draft');
   if (body.body !== undefined && current.kind === 'folder') throw invalid('/body', 'a folder has no body');
@@ -133,7 +160,13 @@ export async function updatePage(ctx: Context, spaceKey: string, ref: string, bo
     })
     .where('id', '=', node.id)
     .execute();
-  await writeVersion(ctx, node.id, version, { title: next.title, body_format: next.body_format, body_text: next.body_text }, body.message ?? null);
+  await writeVersion(
+    ctx,
+    node.id,
+    version,
+    { title: next.title, body_format: next.body_format, body_text: next.body_text },
+    body.message ?? null,
+  );
   if (body.body !== undefined) await saveLinks(ctx.db, node.id, next.body_text, view.space.key);
   return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [node.id]), node.id);
 }
@@ -152,13 +185,26 @@ export async function movePage(ctx: Context, spaceKey: string, ref: string, body
   if (page.kind === 'blog_post') throw invalid('/', 'a blog post has no place in the tree');
   if (body.before !== undefined && body.after !== undefined) throw invalid('/after', 'give before or after, not both');
   const neighbourRef = body.before ?? body.after;
-  const neighbour = neighbourRef !== undefined ? namedPage(ctx, view, neighbourRef, body.before !== undefined ? '/before' : '/after') : null;
+  const neighbour =
+    neighbourRef !== undefined ? namedPage(ctx, view, neighbourRef, body.before !== undefined ? '/before' : '/after') : null;
   let parent: PageNode | null;
-  if (body.parent === undefined) parent = neighbour ? (neighbour.parent_id ? view.byId.get(neighbour.parent_id)! : null) : page.parent_id ? (view.byId.get(page.parent_id) ?? null) : null;
+  if (body.parent === undefined)
+    parent = neighbour
+      ? neighbour.parent_id
+        ? view.byId.get(neighbour.parent_id)!
+        : null
+      : page.parent_id
+        ? (view.byId.get(page.parent_id) ?? null)
+        : null;
   else parent = body.parent === null || body.parent.trim() === '' ? null : namedPage(ctx, view, body.parent, '/parent');
   if (parent) {
     if (subtree(view, page.id).some((p) => p.id === parent!.id)) {
-      throw new ApiError('cycle', parent.id === page.id ? `/parent: ${page.slug} cannot go under itself` : `/parent: ${parent.slug} is below ${page.slug}; a page cannot go under a page below it`);
+      throw new ApiError(
+        'cycle',
+        parent.id === page.id
+          ? `/parent: ${page.slug} cannot go under itself`
+          : `/parent: ${parent.slug} is below ${page.slug}; a page cannot go under a page below it`,
+      );
     }
     if (parent.kind === 'blog_post') throw invalid('/parent', `${parent.slug} is a blog post: pages go under pages and folders`);
   }
@@ -167,8 +213,15 @@ export async function movePage(ctx: Context, spaceKey: string, ref: string, body
   if (neighbour) {
     if (neighbour.id === page.id) throw invalid(body.before !== undefined ? '/before' : '/after', 'names the page being moved');
     const at = siblings.findIndex((s) => s.id === neighbour.id);
-    if (at < 0) throw invalid(body.before !== undefined ? '/before' : '/after', `${neighbour.slug} is not ${parent ? `under ${parent.slug}` : 'at the top of the space'}`);
-    rank = body.before !== undefined ? rankBetween(siblings[at - 1]?.rank ?? null, neighbour.rank) : rankBetween(neighbour.rank, siblings[at + 1]?.rank ?? null);
+    if (at < 0)
+      throw invalid(
+        body.before !== undefined ? '/before' : '/after',
+        `${neighbour.slug} is not ${parent ? `under ${parent.slug}` : 'at the top of the space'}`,
+      );
+    rank =
+      body.before !== undefined
+        ? rankBetween(siblings[at - 1]?.rank ?? null, neighbour.rank)
+        : rankBetween(neighbour.rank, siblings[at + 1]?.rank ?? null);
   } else rank = rankAfter(siblings.map((s) => s.rank));
   const version = page.version + 1;
   await ctx.db
@@ -176,7 +229,11 @@ export async function movePage(ctx: Context, spaceKey: string, ref: string, body
     .set({ parent_id: parent?.id ?? null, rank, version, editor_id: ctx.actor.memberId, edited_at: ctx.now().toISOString() })
     .where('id', '=', page.id)
     .execute();
-  const content = await ctx.db.selectFrom('pages').select(['title', 'body_format', 'body_text']).where('id', '=', page.id).executeTakeFirstOrThrow();
+  const content = await ctx.db
+    .selectFrom('pages')
+    .select(['title', 'body_format', 'body_text'])
+    .where('id', '=', page.id)
+    .executeTakeFirstOrThrow();
   await writeVersion(ctx, page.id, version, content, `Moved ${parent ? `under ${parent.title}` : 'to the top of the space'}`);
   return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [page.id]), page.id);
 }
@@ -189,7 +246,9 @@ export async function archivePage(ctx: Context, spaceKey: string, ref: string): 
   refuseGit(view, 'deleting pages');
   requireAllBeneath(ctx, view, page, 'delete');
   const now = ctx.now().toISOString();
-  const ids = subtree(view, page.id).filter((p) => p.archived_at === null).map((p) => p.id);
+  const ids = subtree(view, page.id)
+    .filter((p) => p.archived_at === null)
+    .map((p) => p.id);
   await ctx.db.updateTable('pages').set({ archived_at: now }).where('id', 'in', ids).execute();
   return { ...presentSummary(view.space.key, { ...page, archived_at: now }), archived: true };
 }
@@ -204,11 +263,17 @@ export async function restorePage(ctx: Context, spaceKey: string, pageId: string
   requireLevel(view.access.act, 'manage', view.space, ctx);
   const page = view.byId.get(pageId);
   if (!page || page.archived_at === null) throw invalid('/page', 'is not in the trash');
-  const together = subtree(view, page.id).filter((p) => p.archived_at === page.archived_at).map((p) => p.id);
+  const together = subtree(view, page.id)
+    .filter((p) => p.archived_at === page.archived_at)
+    .map((p) => p.id);
   const parent = page.parent_id ? view.byId.get(page.parent_id) : undefined;
   await ctx.db.updateTable('pages').set({ archived_at: null }).where('id', 'in', together).execute();
   if (parent && parent.archived_at !== null) {
-    await ctx.db.updateTable('pages').set({ parent_id: null, rank: rankAfter(siblingRanks(view, null).map((p) => p.rank)) }).where('id', '=', page.id).execute();
+    await ctx.db
+      .updateTable('pages')
+      .set({ parent_id: null, rank: rankAfter(siblingRanks(view, null).map((p) => p.rank)) })
+      .where('id', '=', page.id)
+      .execute();
   }
   return presentSummary(view.space.key, { ...page, archived_at: null });
 }
@@ -216,8 +281,11 @@ export async function restorePage(ctx: Context, spaceKey: string, pageId: string
 /** The space's trash (managers): deleted pages, newest first. */
 export async function trash(ctx: Context, spaceKey: string): Promise<{ space: string; name: string; pages: PageSummary[] }> {
   const view = await openSpace(ctx, spaceKey);
-  if (view.access.member !== 'manage') throw forbidden(`Only those who manage space ${view.space.key} see its trash: it needs knowledge:manage`);
-  const pages = view.pages.filter((p) => p.archived_at !== null && !(p.parent_id && view.byId.get(p.parent_id)?.archived_at === p.archived_at));
+  if (view.access.member !== 'manage')
+    throw forbidden(`Only those who manage space ${view.space.key} see its trash: it needs knowledge:manage`);
+  const pages = view.pages.filter(
+    (p) => p.archived_at !== null && !(p.parent_id && view.byId.get(p.parent_id)?.archived_at === p.archived_at),
+  );
   pages.sort((a, b) => (a.archived_at! < b.archived_at! ? 1 : -1));
   return { space: view.space.key, name: view.space.name, pages: pages.map((p) => presentSummary(view.space.key, p)) };
 }

@@ -2,11 +2,7 @@ import { Type } from 'typebox';
 import { defineOperation } from '../../core/operation.ts';
 import { shared, StringEnum } from '../../core/schema-kit.ts';
 import { Person } from '../../core/shapes.ts';
-import {
-  markAllNotificationsReadOperation,
-  markNotificationReadOperation,
-  setEmailNotificationsOperation,
-} from './notifications.ts';
+import { markAllNotificationsReadOperation, markNotificationReadOperation, setEmailNotificationsOperation } from './notifications.ts';
 import { createPersonalTokenOperation, revokeConnectionOperation, revokePersonalTokenOperation } from './tokens.ts';
 
 export const Me = shared(

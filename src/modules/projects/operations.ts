@@ -12,7 +12,7 @@ export const listProjectsOperation = defineOperation({
   access: 'read',
   summary: 'List projects',
   description:
-    'Projects you can see: key, name and kind. Keys (like `ATR`) name projects everywhere; ticket keys are `<KEY>-<number>`. describe_project gives a project\'s types, priorities and people.',
+    "Projects you can see: key, name and kind. Keys (like `ATR`) name projects everywhere; ticket keys are `<KEY>-<number>`. describe_project gives a project's types, priorities and people.",
   response: ProjectList,
   handler: async (ctx) => ({ projects: await visibleProjects(ctx) }),
 });

@@ -4,7 +4,10 @@ import { StructureKind, type StructureReader } from '../../core/structure-cache.
 import { membersHoldingSql } from '../../policy/ability.ts';
 import type { DB, ProjectsTable } from '../../storage/schema.ts';
 
-export type ProjectRow = Pick<Selectable<ProjectsTable>, 'id' | 'key' | 'name' | 'kind' | 'description' | 'default_assignee_id' | 'lead_id'>;
+export type ProjectRow = Pick<
+  Selectable<ProjectsTable>,
+  'id' | 'key' | 'name' | 'kind' | 'description' | 'default_assignee_id' | 'lead_id'
+>;
 
 /** The names of a project GET /projects/{key} lists that belong to the workspace structure. */
 export interface ProjectStructure {
@@ -35,7 +38,15 @@ async function loadProjects(db: Kysely<DB>): Promise<CachedProjects> {
     from projects p
     order by p.position, p.key
   `.execute(db);
-  const ordered = rows.map(({ id, key, name, kind, description, default_assignee_id, lead_id }) => ({ id, key, name, kind, description, default_assignee_id, lead_id }));
+  const ordered = rows.map(({ id, key, name, kind, description, default_assignee_id, lead_id }) => ({
+    id,
+    key,
+    name,
+    kind,
+    description,
+    default_assignee_id,
+    lead_id,
+  }));
   const keyOrder = new Map(rows.map((row) => [row.id, Number(row.key_order)]));
   return {
     ordered,
@@ -43,7 +54,13 @@ async function loadProjects(db: Kysely<DB>): Promise<CachedProjects> {
     structure: new Map(
       rows.map((row) => [
         row.id,
-        { ticket_types: row.ticket_types, priorities: row.priorities, resolutions: row.resolutions, components: row.components, versions: row.versions },
+        {
+          ticket_types: row.ticket_types,
+          priorities: row.priorities,
+          resolutions: row.resolutions,
+          components: row.components,
+          versions: row.versions,
+        },
       ]),
     ),
   };

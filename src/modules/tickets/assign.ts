@@ -18,7 +18,12 @@ export async function assignTicket(ctx: Context, key: string, input: AssigneeBod
   const [before] = await ticketRows(ctx.db, [ticket.id]);
 
   const changed = (assignee?.id ?? null) !== ticket.assignee_id;
-  if (changed) await ctx.db.updateTable('tickets').set({ assignee_id: assignee?.id ?? null }).where('id', '=', ticket.id).execute();
+  if (changed)
+    await ctx.db
+      .updateTable('tickets')
+      .set({ assignee_id: assignee?.id ?? null })
+      .where('id', '=', ticket.id)
+      .execute();
   const commentId = input.comment !== undefined ? await insertComment(ctx, ticket.id, input.comment, false) : null;
   if (changed || commentId) {
     await touchTicket(ctx.db, ticket.id, { text: 'kept', ...(commentId ? { comment: commentId } : {}) });

@@ -155,7 +155,9 @@ export async function closeTicketChangesWithComments<R extends Record<string, un
       from.push(sql`(select count(*) from ${w}) ${w}`);
     });
     selected.push(...columns.map((column) => sql`${sql.ref(`${n}.${column}`)} as ${sql.id(`${k}.${column}`)}`));
-    words.push(sql`case when ${sql.ref(`${n}.visibility`)} <> 'restricted' then setweight(${sql.ref(`${n}.search_vector`)}, 'D') else ''::tsvector end`);
+    words.push(
+      sql`case when ${sql.ref(`${n}.visibility`)} <> 'restricted' then setweight(${sql.ref(`${n}.search_vector`)}, 'D') else ''::tsvector end`,
+    );
   });
   const ids = order.map((_, k) => sql.ref(`n${k}.id`));
   // prepared: a few fixed shapes (how many comments, with how many mentions), every row found by its key
@@ -173,7 +175,11 @@ export async function closeTicketChangesWithComments<R extends Record<string, un
 }
 
 /** The history and notification inserts of a ticket change. */
-function closingWrites(ctx: Context, ticket: { id: string; key: string }, closing: Pick<Closing, 'history' | 'announcement'>): RawBuilder<unknown>[] {
+function closingWrites(
+  ctx: Context,
+  ticket: { id: string; key: string },
+  closing: Pick<Closing, 'history' | 'announcement'>,
+): RawBuilder<unknown>[] {
   const by = { actorId: ctx.actor.memberId, via: ctx.agent.name };
   const about = { entityType: 'ticket', entityId: ticket.id };
   return [
@@ -183,11 +189,20 @@ function closingWrites(ctx: Context, ticket: { id: string; key: string }, closin
 }
 
 /** The history and notification inserts of a ticket change, named w0, w1… for a statement's WITH. */
-function closingCtes(ctx: Context, ticket: { id: string; key: string }, closing: Pick<Closing, 'history' | 'announcement'>): RawBuilder<unknown>[] {
+function closingCtes(
+  ctx: Context,
+  ticket: { id: string; key: string },
+  closing: Pick<Closing, 'history' | 'announcement'>,
+): RawBuilder<unknown>[] {
   return closingWrites(ctx, ticket, closing).map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
 }
 
-async function closingStatement<R>(ctx: Context, ticket: { id: string; key: string }, closing: Closing, returning: RawBuilder<unknown>): Promise<R[]> {
+async function closingStatement<R>(
+  ctx: Context,
+  ticket: { id: string; key: string },
+  closing: Closing,
+  returning: RawBuilder<unknown>,
+): Promise<R[]> {
   // A change in a transaction locked the ticket's row when it read the ticket, so its writes
   // need not run before the update.
   const ctes = closingCtes(ctx, ticket, closing);

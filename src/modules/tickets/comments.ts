@@ -27,10 +27,19 @@ export async function insertComment(ctx: Context, ticketId: string, body: string
 
 /** What a comment's answer shows as the statement writes it (the author's name is the request's). */
 type WrittenComment = Omit<CommentRow, 'author_name'>;
-const WRITTEN: readonly (keyof WrittenComment & string)[] = ['id', 'author_id', 'body_format', 'body_text', 'visibility', 'created_at', 'edited_at'];
+const WRITTEN: readonly (keyof WrittenComment & string)[] = [
+  'id',
+  'author_id',
+  'body_format',
+  'body_text',
+  'visibility',
+  'created_at',
+  'edited_at',
+];
 
 /** Comments on one ticket written as one statement (Context.writeJoined). */
-const writeComments: RowWrite<CommentedChange, WrittenComment> = (db, changes) => closeTicketChangesWithComments<WrittenComment>(db, changes, WRITTEN);
+const writeComments: RowWrite<CommentedChange, WrittenComment> = (db, changes) =>
+  closeTicketChangesWithComments<WrittenComment>(db, changes, WRITTEN);
 
 /**
  * POST /tickets/{key}/comments: `internal` makes a helpdesk internal note; `@username` notifies
@@ -49,7 +58,9 @@ export async function addComment(ctx: Context, key: string, input: CommentBody):
     ctx,
     ticket,
     {
-      history: [{ kind: 'commented', changes: [{ field: 'comment', from: null, to: { id, visibility: internal ? 'internal' : 'public' } }] }],
+      history: [
+        { kind: 'commented', changes: [{ field: 'comment', from: null, to: { id, visibility: internal ? 'internal' : 'public' } }] },
+      ],
       announcement: { kind: 'commented', payload: { comment_id: id, body: input.body, internal }, markdown: input.body },
     },
     id,

@@ -79,6 +79,8 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   const names = labelNames(input.labels ?? []);
   const known = await knownProjectLabels(ctx, project.id, names);
   // labels the project lacks are added first, in one transaction with the ticket
-  const row = known ? await write(ctx, known) : await inTransaction(ctx, async (trx) => write(trx, await ensureLabels(trx.db, project.id, names)));
+  const row = known
+    ? await write(ctx, known)
+    : await inTransaction(ctx, async (trx) => write(trx, await ensureLabels(trx.db, project.id, names)));
   return presentTicketRow(ctx, row);
 }

@@ -6,8 +6,23 @@ import { compiledTemplate } from '../../storage/compiled-template.ts';
 import type { DB } from '../../storage/schema.ts';
 import { normalizeKey } from '../../core/names.ts';
 import { memberRolesSql } from '../../policy/ability.ts';
-import { isVisible, readableCommentSql, ticketAccessOf, type TicketAccess, type TicketAccessFacts, type TicketScope } from './visibility.ts';
-import { memberName, summariesNamed, summaryCellsJsonOf, withTicketNames, type ListedSummary, type SummaryCells, type TicketNames } from './names.ts';
+import {
+  isVisible,
+  readableCommentSql,
+  ticketAccessOf,
+  type TicketAccess,
+  type TicketAccessFacts,
+  type TicketScope,
+} from './visibility.ts';
+import {
+  memberName,
+  summariesNamed,
+  summaryCellsJsonOf,
+  withTicketNames,
+  type ListedSummary,
+  type SummaryCells,
+  type TicketNames,
+} from './names.ts';
 import type { CommentRow, WorklogRow } from './present.ts';
 import { cachedProjectConfig, loadProjectConfig, type ProjectConfig } from './project-config.ts';
 import {
@@ -56,7 +71,10 @@ type PeopleNames = Pick<TicketRow, 'assignee_name' | 'reporter_name'>;
  * comments' and worklogs' authors' too), the ticket's lists by id, links' statuses by id and
  * subtasks as summary cells.
  */
-export type TicketDetailRead = Omit<TicketDetailRow, keyof DetailNames | keyof PeopleNames | keyof TicketLists | 'comments' | 'worklogs' | 'links' | 'subtasks'> &
+export type TicketDetailRead = Omit<
+  TicketDetailRow,
+  keyof DetailNames | keyof PeopleNames | keyof TicketLists | 'comments' | 'worklogs' | 'links' | 'subtasks'
+> &
   TicketListIds & {
     comments: AuthoredRead<CommentRow>[] | null;
     worklogs: AuthoredRead<WorklogRow>[] | null;
@@ -76,7 +94,8 @@ function namedDetail(names: TicketNames, read: TicketDetailRead, publicUrl: stri
   const priority = read.priority_id === null ? null : names.priorities.get(read.priority_id);
   const resolution = read.resolution_id === null ? null : names.resolutions.get(read.resolution_id);
   const level = read.security_level_id === null ? null : names.securityLevels.get(read.security_level_id);
-  if (projectKey === undefined || project === undefined || typeName === undefined || workflowId === undefined || status === undefined) return null;
+  if (projectKey === undefined || project === undefined || typeName === undefined || workflowId === undefined || status === undefined)
+    return null;
   if (priority === undefined || resolution === undefined || level === undefined) return null;
   const assigneeName = memberName(names, read.assignee_id);
   const reporterName = memberName(names, read.reporter_id);
@@ -108,7 +127,10 @@ function namedDetail(names: TicketNames, read: TicketDetailRead, publicUrl: stri
 }
 
 /** Comments or worklogs with their authors named; undefined when one is not in `names`. */
-function authorsNamed<R extends { author_id: string | null }>(names: TicketNames, read: readonly R[]): (R & { author_name: string | null })[] | undefined {
+function authorsNamed<R extends { author_id: string | null }>(
+  names: TicketNames,
+  read: readonly R[],
+): (R & { author_name: string | null })[] | undefined {
   const named: (R & { author_name: string | null })[] = [];
   for (const item of read) {
     const authorName = memberName(names, item.author_id);
@@ -157,7 +179,12 @@ function listsNamed(config: ProjectConfig, read: TicketListIds): TicketLists | n
  */
 export async function nameTicketDetail(ctx: StructureReader & { publicUrl: string }, read: TicketDetailRead): Promise<TicketDetailRow> {
   const named = await withTicketNames(ctx, (names) => namedDetail(names, read, ctx.publicUrl));
-  const project = { id: named.project_id, key: named.project_key, kind: named.project_kind, default_assignee_id: named.project_default_assignee_id };
+  const project = {
+    id: named.project_id,
+    key: named.project_key,
+    kind: named.project_kind,
+    default_assignee_id: named.project_default_assignee_id,
+  };
   const lists = listsNamed(await cachedProjectConfig(ctx, project), read) ?? listsNamed(await loadProjectConfig(ctx.db, project), read);
   if (lists === null) throw new Error('A ticket refers to a component, version or custom field its project no longer has');
   return { ...named, ...lists };
@@ -251,9 +278,16 @@ const detailStatements = {
   },
 };
 
-function detailStatement(db: Kysely<DB>, key: string, scope: DetailScope, check: TokenCheckValues | null): CompiledQuery<DetailStatementRow> {
+function detailStatement(
+  db: Kysely<DB>,
+  key: string,
+  scope: DetailScope,
+  check: TokenCheckValues | null,
+): CompiledQuery<DetailStatementRow> {
   if (scope.isAdmin) return check ? detailStatements.admin.checked(db, key, ...check) : detailStatements.admin.unchecked(db, key);
-  return check ? detailStatements.member.checked(db, key, scope.memberId, ...check) : detailStatements.member.unchecked(db, key, scope.memberId);
+  return check
+    ? detailStatements.member.checked(db, key, scope.memberId, ...check)
+    : detailStatements.member.unchecked(db, key, scope.memberId);
 }
 
 /** A link without where its other end is, once ticketAccessOf has decided on it. */
@@ -269,12 +303,19 @@ function seenDetail(row: Omit<DetailStatementRow, 'token_check'>, scope: TicketS
   const access = ticketAccessOf(scope, row);
   if (!isVisible(access)) return { ...row, ...access, comments: null, worklogs: null, links: null, subtasks: null, role_ids: null };
   const links = row.links.filter((link) => isVisible(ticketAccessOf(scope, link))).map(unplaced);
-  const subtasks = row.subtasks.filter(([cells, level]) => isVisible(ticketAccessOf(scope, { project_id: cells[2], security_level_id: level }))).map(([cells]) => cells);
+  const subtasks = row.subtasks
+    .filter(([cells, level]) => isVisible(ticketAccessOf(scope, { project_id: cells[2], security_level_id: level })))
+    .map(([cells]) => cells);
   return { ...row, ...access, links, subtasks };
 }
 
 /** One ticket by key with its children (detailSql) as the member may see them, carrying the token's check when there is one to make. */
-export async function findTicketDetail(db: Kysely<DB>, key: string, scope: TicketScope, tokenCheck?: PendingTokenCheck): Promise<TicketDetailRead | undefined> {
+export async function findTicketDetail(
+  db: Kysely<DB>,
+  key: string,
+  scope: TicketScope,
+  tokenCheck?: PendingTokenCheck,
+): Promise<TicketDetailRead | undefined> {
   const result = await db.executeQuery(detailStatement(db, normalizeKey(key), scope, tokenCheck?.values ?? null));
   const row = result.rows[0];
   if (!row) return undefined;

@@ -29,16 +29,26 @@ export async function writeDealCompany(ctx: Context, ticketId: string, choice: D
 }
 
 /** writeDealCompany for a ticket being created, as a write of the statement that creates it. */
-export function newDealCompany(ctx: Context, ticketId: string, choice: DealCompanyChoice): { write: RawBuilder<unknown> | null; changes: HistoryChange[] } {
+export function newDealCompany(
+  ctx: Context,
+  ticketId: string,
+  choice: DealCompanyChoice,
+): { write: RawBuilder<unknown> | null; changes: HistoryChange[] } {
   return ctx.hooks.ticketDeal?.newCompany(ticketId, choice) ?? { write: null, changes: [] };
 }
 
 /** Tickets as presented, with the Deal on those of sales projects (spec 2.4), where the CRM gives one. */
-export async function withDeals<T extends Ticket>(ctx: Context, tickets: readonly { id: string; projectKind: string; ticket: T }[]): Promise<T[]> {
+export async function withDeals<T extends Ticket>(
+  ctx: Context,
+  tickets: readonly { id: string; projectKind: string; ticket: T }[],
+): Promise<T[]> {
   const sales = tickets.filter((t) => t.projectKind === 'sales');
   const deals = ctx.hooks.ticketDeal;
   if (!deals || sales.length === 0) return tickets.map((t) => t.ticket);
-  const found = await deals.present(ctx, sales.map((t) => ({ id: t.id, fields: t.ticket.fields ?? {} })));
+  const found = await deals.present(
+    ctx,
+    sales.map((t) => ({ id: t.id, fields: t.ticket.fields ?? {} })),
+  );
   return tickets.map((t) => {
     const deal = found.get(t.id);
     return deal ? { ...t.ticket, deal } : t.ticket;

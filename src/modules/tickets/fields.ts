@@ -17,13 +17,18 @@ export interface FieldValue {
 
 /** The custom fields a ticket type has (a field with no types listed belongs to every type). */
 export function fieldsForType(config: ProjectConfig, typeName: string): FieldDef[] {
-  return config.fields.filter((f) => f.ticket_types.length === 0 || f.ticket_types.some((t) => normalizeName(t) === normalizeName(typeName)));
+  return config.fields.filter(
+    (f) => f.ticket_types.length === 0 || f.ticket_types.some((t) => normalizeName(t) === normalizeName(typeName)),
+  );
 }
 
 /** A multi-value field's text as shown: one choice (a choice may hold a comma), else the comma-separated choices. */
 function splitChoices(choices: readonly string[], text: string): string[] {
   if (choices.some((c) => normalizeName(c) === normalizeName(text))) return [text];
-  return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 /** How a person-type value is looked up: through the API's resolver, or the workspace file's people. */
@@ -85,7 +90,12 @@ export async function checkFieldValuesWith(
   return values;
 }
 
-export function checkFieldValues(ctx: Context, allowed: readonly FieldDef[], input: Record<string, unknown>, pointer = '/fields'): Promise<FieldValue[]> {
+export function checkFieldValues(
+  ctx: Context,
+  allowed: readonly FieldDef[],
+  input: Record<string, unknown>,
+  pointer = '/fields',
+): Promise<FieldValue[]> {
   return checkFieldValuesWith((given, at) => resolvePerson(ctx, given, at), allowed, input, pointer);
 }
 
@@ -96,10 +106,18 @@ function changedValues(current: ReadonlyMap<string, string>, values: readonly Fi
     .filter(({ before, display }) => before !== display);
 }
 
-const historyChange = ({ field, before, display }: FieldValue & { before: string | null }): HistoryChange => ({ field: field.key, from: before, to: display });
+const historyChange = ({ field, before, display }: FieldValue & { before: string | null }): HistoryChange => ({
+  field: field.key,
+  from: before,
+  to: display,
+});
 
 /** Writes checked values; returns the history changes (display text before and after). */
-export async function writeFieldValues(ctx: Pick<Context, 'db'>, ticketId: string, values: readonly FieldValue[]): Promise<HistoryChange[]> {
+export async function writeFieldValues(
+  ctx: Pick<Context, 'db'>,
+  ticketId: string,
+  values: readonly FieldValue[],
+): Promise<HistoryChange[]> {
   if (values.length === 0) return [];
   const current = await ctx.db
     .selectFrom('ticket_field_values')

@@ -19,7 +19,18 @@ export const ticketsModule: ModuleDefinition<WorkspaceSectionHandler> = {
 export type { DealCompanyChoice, HookProject, TicketDealHook, TicketForm, TicketRequestTypeHook } from './hooks.ts';
 
 // The shapes of spec 2.4.
-export { CreateTicketBody, Deal, KeyParams, Ticket, TicketDetail, TicketKey, TicketSearchResult, TicketSummary, TransitionBody, WatchState } from './schemas.ts';
+export {
+  CreateTicketBody,
+  Deal,
+  KeyParams,
+  Ticket,
+  TicketDetail,
+  TicketKey,
+  TicketSearchResult,
+  TicketSummary,
+  TransitionBody,
+  WatchState,
+} from './schemas.ts';
 
 // Reading tickets as a member sees them.
 export { getTicket, loadVisibleTicket, presentTicketById, presentTicketRow } from './load.ts';

@@ -25,5 +25,9 @@ export async function transitionInto(
   const found = available.find((t) => wanted.has(normalizeName(statusById(workflow, t.to_status_id).name)));
   if (!found) return { status, staying: false, transition: null };
   const screen = screenOf(found);
-  return { status, staying: false, transition: { id: found.id, name: found.name, asks: { resolution: screen.resolution ?? false, fields: screen.fields ?? [] } } };
+  return {
+    status,
+    staying: false,
+    transition: { id: found.id, name: found.name, asks: { resolution: screen.resolution ?? false, fields: screen.fields ?? [] } },
+  };
 }

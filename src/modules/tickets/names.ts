@@ -118,7 +118,8 @@ export function summariesNamed(names: TicketNames, cells: readonly SummaryCells[
     const status = names.statuses.get(statusId);
     const priority = priorityId === null ? null : names.priorities.get(priorityId);
     const assigneeName = memberName(names, assigneeId);
-    if (project === undefined || type === undefined || status === undefined || priority === undefined || assigneeName === undefined) return null;
+    if (project === undefined || type === undefined || status === undefined || priority === undefined || assigneeName === undefined)
+      return null;
     summaries.push({
       key,
       summary,
@@ -144,15 +145,14 @@ export function summariesNamed(names: TicketNames, cells: readonly SummaryCells[
  * by foreign key, so that read knows them all.
  */
 export async function withTicketNames<T>(ctx: StructureReader, apply: (names: TicketNames) => T | null): Promise<T> {
-  const result = apply(await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db))) ?? apply(await loadTicketNames(ctx.db));
-  if (result === null) throw new Error('A ticket refers to a project, type, priority, status, resolution, security level or member that no longer exists');
+  const result =
+    apply(await ctx.structure.get(ctx, ticketNames, '', () => loadTicketNames(ctx.db))) ?? apply(await loadTicketNames(ctx.db));
+  if (result === null)
+    throw new Error('A ticket refers to a project, type, priority, status, resolution, security level or member that no longer exists');
   return result;
 }
 
 /** TicketSummaries from their cells, named from the structure store: a list's cards are built once, as answered. */
-export function summariesOf(
-  ctx: StructureReader & { publicUrl: string },
-  cells: readonly SummaryCells[],
-): Promise<ListedSummary[]> {
+export function summariesOf(ctx: StructureReader & { publicUrl: string }, cells: readonly SummaryCells[]): Promise<ListedSummary[]> {
   return withTicketNames(ctx, (names) => summariesNamed(names, cells, ctx.publicUrl));
 }

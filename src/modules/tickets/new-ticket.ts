@@ -49,9 +49,12 @@ export async function createTicketRow(
   const labelNames = links.labels.map((l) => l.name);
   const document = sql`ticket_text_document_of(${key}, ${values.summary}::text, ${labelNames}::text[],
     ${values.description_text ?? null}::text, ${values.environment_text ?? null}::text, ${links.fields.map((f) => f.display)}::text[])`;
-  const history = historyInsert({ actorId: ctx.actor.memberId, via: ctx.agent.name }, { entityType: 'ticket', entityId: id }, [
-    { kind: 'created', changes: [{ field: 'key', from: null, to: null }, ...record.changes] },
-  ], { to: key });
+  const history = historyInsert(
+    { actorId: ctx.actor.memberId, via: ctx.agent.name },
+    { entityType: 'ticket', entityId: id },
+    [{ kind: 'created', changes: [{ field: 'key', from: null, to: null }, ...record.changes] }],
+    { to: key },
+  );
   const watchers = [links.watcherId, ...(values.assignee_id ? [values.assignee_id] : [])];
   const place = { projectId: project.id, securityLevelId: values.security_level_id ?? null };
   const announcements = announcementInserts(ctx, { ticket: { id, key, place }, watchers, ...record.announcement });

@@ -56,7 +56,8 @@ export function announcementInserts(ctx: Context, announcement: Announcement): R
   // A list the planner can count, so each name is one probe of members_username_key in the generic
   // plan too: given an array parameter, that plan read every member and lowercased each name, twice
   // a statement (ADR 0022). Past a few names, one array: a statement shape for every count would not pay.
-  const names = usernames.length <= MENTIONS_LISTED ? sql`array[${sql.join(usernames.map((name) => sql`${name}::text`))}]` : sql`${usernames}::text[]`;
+  const names =
+    usernames.length <= MENTIONS_LISTED ? sql`array[${sql.join(usernames.map((name) => sql`${name}::text`))}]` : sql`${usernames}::text[]`;
   // the member made the change (through any of their agents): they are told nothing about it
   const mentioned = sql`select id from members where active and lower(username) = any(${names}) and id <> ${ctx.actor.memberId}::uuid`;
   const watching = announcement.watchers
@@ -66,7 +67,12 @@ export function announcementInserts(ctx: Context, announcement: Announcement): R
     ${usernames.length ? sql`and member_id not in (${mentioned})` : sql``}`;
   const inserts = [notificationsInsert({ ...about, recipients: watchers, kind: announcement.kind, payload: payloadOf(payload) }, ctx.mail)];
   if (usernames.length) {
-    inserts.push(notificationsInsert({ ...about, recipients: mentioned, kind: 'mentioned', payload: payloadOf({ ...payload, event: announcement.kind }) }, ctx.mail));
+    inserts.push(
+      notificationsInsert(
+        { ...about, recipients: mentioned, kind: 'mentioned', payload: payloadOf({ ...payload, event: announcement.kind }) },
+        ctx.mail,
+      ),
+    );
   }
   return inserts;
 }

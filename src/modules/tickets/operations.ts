@@ -39,7 +39,7 @@ export const searchTicketsOperation = defineOperation({
   access: 'read',
   summary: 'Search tickets',
   description:
-    'Finds tickets you can see. `query` matches words and word beginnings in keys, summaries, labels, descriptions, custom fields and comments (a key finds its ticket), ranked, at most 250 candidates; without it the latest updated come first. Page with `limit` and `offset` until `total`. get_ticket gives a ticket\'s detail.',
+    "Finds tickets you can see. `query` matches words and word beginnings in keys, summaries, labels, descriptions, custom fields and comments (a key finds its ticket), ranked, at most 250 candidates; without it the latest updated come first. Page with `limit` and `offset` until `total`. get_ticket gives a ticket's detail.",
   query: SearchQuery,
   response: TicketSearchResult,
   answerAsBuilt: true,
@@ -72,7 +72,7 @@ export const listTransitionsOperation = defineOperation({
   access: 'read',
   summary: 'List the transitions you can take on a ticket now',
   description:
-    'The ticket\'s status and the workflow transitions the member may take from it now, each with the status it leads to. Pass a transition\'s name, id or target status name to POST /tickets/{key}/transitions.',
+    "The ticket's status and the workflow transitions the member may take from it now, each with the status it leads to. Pass a transition's name, id or target status name to POST /tickets/{key}/transitions.",
   params: KeyParams,
   response: TicketTransitions,
   errors: ['not_found'],
@@ -89,8 +89,7 @@ export const createTicketOperation = defineOperation({
   oneStatement: true,
   locksRow: projectCounterRow,
   summary: 'Create a ticket',
-  description:
-    `Creates a ticket and answers it with its key; you become reporter and watcher. describe_project gives the project's types, priorities, components and assignable people. Left out: the project's first type, the default priority, the component's or project's default assignee. New labels join the project; \`parent\` is a key in the same project; \`fields\` are checked before anything is created. ${NAMES}`,
+  description: `Creates a ticket and answers it with its key; you become reporter and watcher. describe_project gives the project's types, priorities, components and assignable people. Left out: the project's first type, the default priority, the component's or project's default assignee. New labels join the project; \`parent\` is a key in the same project; \`fields\` are checked before anything is created. ${NAMES}`,
   body: CreateTicketBody,
   response: Ticket,
   status: 201,
@@ -107,8 +106,7 @@ export const updateTicketOperation = defineOperation({
   access: 'write',
   locksRow: ticketRow,
   summary: 'Change a ticket',
-  description:
-    `Changes only the fields sent; labels and components replace the lists, null clears. \`type\` only to one whose workflow has the current status; the status changes only through transition_ticket. Needs ticket:edit, or ticket:edit_own on a ticket you reported. ${NAMES}`,
+  description: `Changes only the fields sent; labels and components replace the lists, null clears. \`type\` only to one whose workflow has the current status; the status changes only through transition_ticket. Needs ticket:edit, or ticket:edit_own on a ticket you reported. ${NAMES}`,
   params: KeyParams,
   body: UpdateTicketBody,
   response: Ticket,
@@ -132,7 +130,7 @@ export const transitionTicketOperation = defineOperation({
   locksRow: ticketRow,
   summary: 'Transition a ticket',
   description:
-    'Takes a workflow transition by its name, id or target status (get_ticket lists those you can take). Entering a done status sets `resolution` (left out: kept, or the default); leaving one clears it. `assignee` and `fields` only where the transition\'s screen asks; `comment` is added with the move. A transition not available, or a validator\'s refusal, changes nothing (422 with the reason).',
+    "Takes a workflow transition by its name, id or target status (get_ticket lists those you can take). Entering a done status sets `resolution` (left out: kept, or the default); leaving one clears it. `assignee` and `fields` only where the transition's screen asks; `comment` is added with the move. A transition not available, or a validator's refusal, changes nothing (422 with the reason).",
   params: KeyParams,
   body: TransitionBody,
   response: Ticket,
@@ -153,7 +151,7 @@ export const assignTicketOperation = defineOperation({
   locksRow: ticketRow,
   summary: 'Assign a ticket',
   description:
-    'Sets the assignee among the project\'s assignable people (describe_project), or null to unassign; the present assignee is always accepted. A `comment` goes with it, notified to watchers as one notification.',
+    "Sets the assignee among the project's assignable people (describe_project), or null to unassign; the present assignee is always accepted. A `comment` goes with it, notified to watchers as one notification.",
   params: KeyParams,
   body: AssigneeBody,
   response: Ticket,
@@ -220,7 +218,8 @@ export const watchTicketOperation = defineOperation({
   module: 'tickets',
   access: 'write',
   summary: 'Watch a ticket',
-  description: 'The member starts watching a ticket they can see: they are told of its changes. Their own subscription, not a change of the ticket: no history.',
+  description:
+    'The member starts watching a ticket they can see: they are told of its changes. Their own subscription, not a change of the ticket: no history.',
   params: KeyParams,
   response: WatchState,
   errors: ['not_found'],

@@ -30,7 +30,10 @@ export async function resolveAssignee(
   }
   const person = found;
   if (person.id !== currentAssigneeId && !assignable.some((m) => m.id === person.id)) {
-    throw new ApiError('not_assignable', `${pointer}: ${person.name} cannot be assigned tickets in ${project.key}; assignable people are ${assignable.map((m) => `"${m.name}"`).join(', ') || 'none'}`);
+    throw new ApiError(
+      'not_assignable',
+      `${pointer}: ${person.name} cannot be assigned tickets in ${project.key}; assignable people are ${assignable.map((m) => `"${m.name}"`).join(', ') || 'none'}`,
+    );
   }
   return person;
 }

@@ -17,7 +17,17 @@ export function person(id: string | null, name: string | null): Person | null {
 /** The columns a TicketSummary shows: lists (boards, backlogs) may read just these. */
 export type SummaryRow = Pick<
   TicketRow,
-  'key' | 'summary' | 'project_key' | 'type_name' | 'status_name' | 'status_category' | 'priority_name' | 'assignee_id' | 'assignee_name' | 'labels' | 'updated_at'
+  | 'key'
+  | 'summary'
+  | 'project_key'
+  | 'type_name'
+  | 'status_name'
+  | 'status_category'
+  | 'priority_name'
+  | 'assignee_id'
+  | 'assignee_name'
+  | 'labels'
+  | 'updated_at'
 >;
 
 export function presentSummary(row: SummaryRow, publicUrl: string): TicketSummary {

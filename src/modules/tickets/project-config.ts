@@ -19,7 +19,10 @@ export interface ProjectConfig {
 type ProjectLists = Pick<ProjectConfig, 'types' | 'priorities' | 'resolutions' | 'components' | 'versions' | 'fields'>;
 
 /** Each list as a JSON array in its stored order, all in one round trip. */
-export async function loadProjectConfig(db: Kysely<DB>, project: { id: string; key: string; kind: string; default_assignee_id: string | null }): Promise<ProjectConfig> {
+export async function loadProjectConfig(
+  db: Kysely<DB>,
+  project: { id: string; key: string; kind: string; default_assignee_id: string | null },
+): Promise<ProjectConfig> {
   const id = project.id;
   const { rows } = await sql<ProjectLists>`
     select

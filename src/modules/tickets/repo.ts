@@ -73,7 +73,13 @@ const lockedTicketStateColumns = sql`
  * scope's lists as parameters of this statement were read at every bind; ADR 0007); `forUpdate`
  * locks its row so that concurrent changes to the same ticket run one after the other.
  */
-export async function findTicketState(db: Kysely<DB>, key: string, scope: TicketScope, forUpdate = false, tokenCheck?: PendingTokenCheck): Promise<(TicketState & TicketAccess) | undefined> {
+export async function findTicketState(
+  db: Kysely<DB>,
+  key: string,
+  scope: TicketScope,
+  forUpdate = false,
+  tokenCheck?: PendingTokenCheck,
+): Promise<(TicketState & TicketAccess) | undefined> {
   // a read that locks is no read to send before the token's verdict: it never carries the check
   const check = tokenCheck && !forUpdate ? tokenCheck : undefined;
   const result = forUpdate
@@ -138,7 +144,8 @@ export type TicketRow = Pick<
 };
 
 /** SQL: label names in name order, as a ticket keeps them in `label_names` (the database's collation decides the order, as everywhere). */
-export const labelNamesInOrder = (names: readonly string[]) => sql<string[]>`array(select n from unnest(${[...names]}::text[]) n order by n)`;
+export const labelNamesInOrder = (names: readonly string[]) =>
+  sql<string[]>`array(select n from unnest(${[...names]}::text[]) n order by n)`;
 
 /**
  * SQL: the TicketRow columns of ticket `t` that name nothing of the workspace's structure, its
@@ -194,7 +201,14 @@ export const ticketOwnColumns = sql`${ticketScalarColumns},
 /** The TicketRow columns ticketOwnColumns leaves out: names of the workspace's structure. */
 export type TicketStructureNames = Pick<
   TicketRow,
-  'project_key' | 'project_kind' | 'type_name' | 'status_name' | 'status_category' | 'priority_name' | 'resolution_name' | 'security_level_name'
+  | 'project_key'
+  | 'project_kind'
+  | 'type_name'
+  | 'status_name'
+  | 'status_category'
+  | 'priority_name'
+  | 'resolution_name'
+  | 'security_level_name'
 >;
 
 /**
@@ -252,7 +266,11 @@ export const EMPTY_TICKET = {
 
 /** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates write theirs with createTicketRow (new-ticket.ts). */
 export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<string> {
-  const row = await db.insertInto('tickets').values({ ...EMPTY_TICKET, ...values }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('tickets')
+    .values({ ...EMPTY_TICKET, ...values })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -275,19 +293,34 @@ export async function setLabels(db: Kysely<DB>, ticketId: string, labels: readon
 export async function setComponents(db: Kysely<DB>, ticketId: string, componentIds: readonly string[]): Promise<void> {
   await db.deleteFrom('ticket_components').where('ticket_id', '=', ticketId).execute();
   if (componentIds.length) {
-    await db.insertInto('ticket_components').values(componentIds.map((component_id) => ({ ticket_id: ticketId, component_id }))).execute();
+    await db
+      .insertInto('ticket_components')
+      .values(componentIds.map((component_id) => ({ ticket_id: ticketId, component_id })))
+      .execute();
   }
 }
 
-export async function setVersions(db: Kysely<DB>, ticketId: string, kind: 'fix' | 'affected', versionIds: readonly string[]): Promise<void> {
+export async function setVersions(
+  db: Kysely<DB>,
+  ticketId: string,
+  kind: 'fix' | 'affected',
+  versionIds: readonly string[],
+): Promise<void> {
   await db.deleteFrom('ticket_versions').where('ticket_id', '=', ticketId).where('kind', '=', kind).execute();
   if (versionIds.length) {
-    await db.insertInto('ticket_versions').values(versionIds.map((version_id) => ({ ticket_id: ticketId, version_id, kind }))).execute();
+    await db
+      .insertInto('ticket_versions')
+      .values(versionIds.map((version_id) => ({ ticket_id: ticketId, version_id, kind })))
+      .execute();
   }
 }
 
 export async function addWatcher(db: Kysely<DB>, ticketId: string, memberId: string): Promise<void> {
-  await db.insertInto('ticket_watchers').values({ ticket_id: ticketId, member_id: memberId }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('ticket_watchers')
+    .values({ ticket_id: ticketId, member_id: memberId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export interface LabelRef {
@@ -323,7 +356,13 @@ export async function ensureProjectLabels(ctx: StructureReader, projectId: strin
  */
 export async function ensureLabels(db: Kysely<DB>, projectId: string, names: readonly string[]): Promise<LabelRef[]> {
   if (names.length === 0) return [];
-  const read = () => db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', [...names]).execute();
+  const read = () =>
+    db
+      .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('project_id', '=', projectId)
+      .where('name', 'in', [...names])
+      .execute();
   let rows = await read();
   if (names.some((name) => !rows.some((r) => r.name === name))) {
     await sql`

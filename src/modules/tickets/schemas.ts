@@ -12,7 +12,7 @@ export const Link = shared(
   'Link',
   Type.Object({
     relation: Type.String({ description: "read from this ticket, e.g. 'is blocked by'" }),
-    ticket: Type.String({ description: 'the other ticket\'s key' }),
+    ticket: Type.String({ description: "the other ticket's key" }),
     summary: Type.String(),
     status: Nullable(Status),
   }),
@@ -29,10 +29,9 @@ export const Deal = shared(
     expected_close: Nullable(DateOnly),
     probability: Nullable(Type.String({ description: 'custom field probability' })),
     lost_reason: Nullable(Type.String({ description: 'asked by the transition Lost' })),
-    contacts: Type.Array(
-      Type.Object({ id: Uuid, name: Type.String(), role: Nullable(Type.String()) }),
-      { description: 'the people on the deal (readable, not changeable through the API)' },
-    ),
+    contacts: Type.Array(Type.Object({ id: Uuid, name: Type.String(), role: Nullable(Type.String()) }), {
+      description: 'the people on the deal (readable, not changeable through the API)',
+    }),
   }),
 );
 export type Deal = Static<typeof Deal>;
@@ -47,7 +46,7 @@ const summaryFields = {
   assignee: Nullable(Person),
   labels: Type.Array(Type.String()),
   updated_at: Nullable(Timestamp),
-  url: Type.String({ format: 'uri', description: 'the ticket\'s page in the service' }),
+  url: Type.String({ format: 'uri', description: "the ticket's page in the service" }),
 };
 
 export const TicketSummary = shared('TicketSummary', Type.Object(summaryFields));
@@ -159,11 +158,14 @@ export type TicketSearchResult = Static<typeof TicketSearchResult>;
 const Name = Type.String({ minLength: 1 });
 const Markdown = Type.String({ description: 'Markdown' });
 const CustomFieldValues = Type.Record(Type.String(), Type.Unknown(), {
-  description:
-    'custom fields by key: a choice by its words, a list if multi-valued, `YYYY-MM-DD`, a number; null or "" clears',
+  description: 'custom fields by key: a choice by its words, a list if multi-valued, `YYYY-MM-DD`, a number; null or "" clears',
 });
 
-const DealCompany = Type.String({ minLength: 1, maxLength: 255, description: 'sales projects: the deal\'s company by name or id (PATCH: null clears it)' });
+const DealCompany = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: "sales projects: the deal's company by name or id (PATCH: null clears it)",
+});
 
 export const SearchSort = StringEnum(['relevance', 'updated', 'created', 'priority', 'key']);
 export const SearchStatus = StringEnum(['open', 'todo', 'in_progress', 'done'], {
@@ -192,7 +194,8 @@ export const CreateTicketBody = Type.Object({
   request_type: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'helpdesk projects: an active request type (form) by key or name; with `type` left out, the ticket gets the form\'s ticket type',
+      description:
+        "helpdesk projects: an active request type (form) by key or name; with `type` left out, the ticket gets the form's ticket type",
     }),
   ),
   priority: Type.Optional(Name),

@@ -34,7 +34,9 @@ const restrictedComments = new StructureKind<boolean>('restricted-comments');
  */
 function anyRestrictedComments(ctx: Context): Promise<boolean> {
   return ctx.structure.get(ctx, restrictedComments, '', async () => {
-    const { rows } = await sql<{ found: boolean }>`select exists (select 1 from comments where visibility = 'restricted') as found`.execute(ctx.db);
+    const { rows } = await sql<{ found: boolean }>`select exists (select 1 from comments where visibility = 'restricted') as found`.execute(
+      ctx.db,
+    );
     return rows[0]!.found;
   });
 }
@@ -42,7 +44,11 @@ function anyRestrictedComments(ctx: Context): Promise<boolean> {
 const TICKET_KEY = /^[A-Z][A-Z0-9]*-\d+$/;
 
 /** The projects a search looks in: the one named, or every project the member may see. */
-async function searchedProjects(ctx: Context, input: SearchQuery, scope: TicketScope): Promise<{ named: ProjectRow | null; ids: string[] }> {
+async function searchedProjects(
+  ctx: Context,
+  input: SearchQuery,
+  scope: TicketScope,
+): Promise<{ named: ProjectRow | null; ids: string[] }> {
   const visible = scope.projectIds === null ? null : new Set(scope.projectIds);
   const projects = (await projectsByKey(ctx)).filter((p) => visible === null || visible.has(p.id));
   if (input.project === undefined) return { named: null, ids: projects.map((p) => p.id) };
@@ -82,7 +88,11 @@ async function filterConditions(ctx: Context, input: SearchQuery, scope: TicketS
     conditions.push(sql<boolean>`t.reporter_id = ${uuidSql((await resolvePerson(ctx, input.reporter, '/reporter')).id, binding)}`);
   }
   if (input.label !== undefined) {
-    const label = resolveName(await labelNamesIn(ctx, searched.ids), normalizeLabel(input.label), { pointer: '/label', what: 'label', names: (l) => [l] });
+    const label = resolveName(await labelNamesIn(ctx, searched.ids), normalizeLabel(input.label), {
+      pointer: '/label',
+      what: 'label',
+      names: (l) => [l],
+    });
     // The label's ids in the searched projects first, then their tickets by ticket_labels' label
     // index: a join on the name made the count hash every row of ticket_labels (28 ms for one
     // project's label on the bench data; 1.3 ms this way).
@@ -286,9 +296,14 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
       order,
       form.prepared,
     );
-    total = await pageTotal(ctx.db, rows, offset, sql<{ total: number }>`
+    total = await pageTotal(
+      ctx.db,
+      rows,
+      offset,
+      sql<{ total: number }>`
       with matches as (${matches})
-      select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c`);
+      select count(*) as total from (select distinct id from matches limit ${MAX_CANDIDATES}) c`,
+    );
   } else {
     const sort = input.sort === undefined || input.sort === 'relevance' ? 'updated' : input.sort;
     const count = sql<{ total: number }>`select count(*) as total from tickets t where ${where}`;
@@ -310,6 +325,9 @@ export async function searchTickets(ctx: Context, input: SearchQuery): Promise<T
     total,
     limit,
     offset,
-    tickets: await summariesOf(ctx, rows.map((row) => row.cells)),
+    tickets: await summariesOf(
+      ctx,
+      rows.map((row) => row.cells),
+    ),
   };
 }

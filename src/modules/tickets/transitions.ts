@@ -9,7 +9,14 @@ import { closeTicketChange, TicketChangedSinceRead, type ClosingColumns, type Ti
 import { loadVisibleTicket, presentTicketRow } from './load.ts';
 import { resolveAssignee } from './people.ts';
 import { requireTicketAction } from './policy.ts';
-import { cachedProjectConfig, cachedWorkflow, type ProjectConfig, type Workflow, type WorkflowStatus, type WorkflowTransition } from './project-config.ts';
+import {
+  cachedProjectConfig,
+  cachedWorkflow,
+  type ProjectConfig,
+  type Workflow,
+  type WorkflowStatus,
+  type WorkflowTransition,
+} from './project-config.ts';
 import { ticketRows, type TicketState } from './repo.ts';
 import type { Ticket, TransitionBody } from './schemas.ts';
 import { projectOf } from './update.ts';
@@ -40,7 +47,13 @@ function pickTransition(workflow: Workflow, available: WorkflowTransition[], giv
  * (spec 4.2). A project that declares no resolutions resolves tickets without one: its done
  * statuses say how a ticket ended (a sales pipeline's Won and Lost).
  */
-function resolutionFor(config: ProjectConfig, ticket: TicketState, transition: WorkflowTransition, intoDone: boolean, given: string | undefined) {
+function resolutionFor(
+  config: ProjectConfig,
+  ticket: TicketState,
+  transition: WorkflowTransition,
+  intoDone: boolean,
+  given: string | undefined,
+) {
   if (!intoDone) {
     if (given !== undefined) throw invalid('/resolution', `${transition.name} does not lead to a done status, so it takes no resolution`);
     return null;
@@ -49,7 +62,10 @@ function resolutionFor(config: ProjectConfig, ticket: TicketState, transition: W
   if (config.resolutions.length === 0) return null;
   const kept = config.resolutions.find((r) => r.id === ticket.resolution_id) ?? config.resolutions.find((r) => r.is_default);
   if (!kept) {
-    throw invalid('/resolution', `${transition.name} needs a resolution; resolutions are ${config.resolutions.map((r) => `"${r.name}"`).join(', ') || 'none'}`);
+    throw invalid(
+      '/resolution',
+      `${transition.name} needs a resolution; resolutions are ${config.resolutions.map((r) => `"${r.name}"`).join(', ') || 'none'}`,
+    );
   }
   return kept;
 }
@@ -113,11 +129,15 @@ async function decideTransition(ctx: Context, ticket: TicketState, input: Transi
 
   const resolution = resolutionFor(config, ticket, transition, intoDone, input.resolution);
   if (input.assignee !== undefined && !screen.assignee) throw invalid('/assignee', `${transition.name} does not ask for an assignee`);
-  const assignee = input.assignee !== undefined ? await resolveAssignee(ctx, input.assignee, config, ticket.assignee_id, '/assignee') : null;
+  const assignee =
+    input.assignee !== undefined ? await resolveAssignee(ctx, input.assignee, config, ticket.assignee_id, '/assignee') : null;
   const asked = config.fields.filter((f) => (screen.fields ?? []).some((k) => normalizeName(k) === normalizeName(f.key)));
   for (const given of Object.keys(input.fields ?? {})) {
     if (!asked.some((f) => normalizeName(f.key) === normalizeName(given))) {
-      throw invalid(`/fields/${given}`, `${transition.name} does not ask for it; it asks for ${asked.map((f) => `"${f.key}"`).join(', ') || 'no fields'}`);
+      throw invalid(
+        `/fields/${given}`,
+        `${transition.name} does not ask for it; it asks for ${asked.map((f) => `"${f.key}"`).join(', ') || 'no fields'}`,
+      );
     }
   }
   const fields = await checkFieldValues(ctx, asked, input.fields ?? {});
@@ -129,7 +149,8 @@ async function decideTransition(ctx: Context, ticket: TicketState, input: Transi
   const names = await namesBefore(ctx, config, ticket, { resolution: resolutionId !== ticket.resolution_id, assignee: reassigned });
   const changes: HistoryChange[] = [{ field: 'status', from: from.name, to: to.name }];
   if (resolutionId !== ticket.resolution_id) changes.push({ field: 'resolution', from: names.resolution, to: resolution?.name ?? null });
-  if ((resolvedAt === null) !== (ticket.resolved_at === null)) changes.push({ field: 'resolved_at', from: ticket.resolved_at, to: resolvedAt });
+  if ((resolvedAt === null) !== (ticket.resolved_at === null))
+    changes.push({ field: 'resolved_at', from: ticket.resolved_at, to: resolvedAt });
   if (reassigned) changes.push({ field: 'assignee', from: names.assignee, to: assignee.name });
 
   return {
@@ -146,7 +167,13 @@ async function decideTransition(ctx: Context, ticket: TicketState, input: Transi
 }
 
 /** Writes a decided transition: in one statement unless something is checked after the status is written. */
-async function writeTransition(ctx: Context, ticket: TicketState, input: TransitionBody, decision: Decision, asRead?: TicketAsRead): Promise<Ticket> {
+async function writeTransition(
+  ctx: Context,
+  ticket: TicketState,
+  input: TransitionBody,
+  decision: Decision,
+  asRead?: TicketAsRead,
+): Promise<Ticket> {
   const { transition, from, to, set, assignee, asked, checked } = decision;
   // With nothing to check after the write, the status goes with the closing statement; else first,
   // so that validators see it (and a new assignee is a watcher before the notifications).
@@ -180,7 +207,12 @@ async function writeTransition(ctx: Context, ticket: TicketState, input: Transit
     ],
     announcement: {
       kind: 'transitioned',
-      payload: { transition: transition.name, from: from.name, to: to.name, ...(commentId ? { comment_id: commentId, comment: input.comment } : {}) },
+      payload: {
+        transition: transition.name,
+        from: from.name,
+        to: to.name,
+        ...(commentId ? { comment_id: commentId, comment: input.comment } : {}),
+      },
       markdown: input.comment ?? null,
     },
   });

@@ -14,7 +14,12 @@ import type { Ticket, UpdateTicketBody } from './schemas.ts';
 import { labelNames, resolveComponents, resolveParent, resolvePriority, resolveType } from './vocabulary.ts';
 
 export function projectOf(ticket: TicketState) {
-  return { id: ticket.project_id, key: ticket.project_key, kind: ticket.project_kind, default_assignee_id: ticket.project_default_assignee_id };
+  return {
+    id: ticket.project_id,
+    key: ticket.project_key,
+    kind: ticket.project_kind,
+    default_assignee_id: ticket.project_default_assignee_id,
+  };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -26,7 +31,10 @@ async function statusForType(ctx: Context, ticket: TicketState, type: ProjectCon
   const name = current.statuses.find((s) => s.id === ticket.status_id)?.name ?? '';
   const same = target.statuses.find((s) => normalizeName(s.name) === normalizeName(name));
   if (!same) {
-    throw new ApiError('status_not_in_workflow', `/type: ${type.name} tickets cannot be in status "${name}"; move ${ticket.key} to one of ${target.statuses.map((s) => `"${s.name}"`).join(', ')} first`);
+    throw new ApiError(
+      'status_not_in_workflow',
+      `/type: ${type.name} tickets cannot be in status "${name}"; move ${ticket.key} to one of ${target.statuses.map((s) => `"${s.name}"`).join(', ')} first`,
+    );
   }
   return same.id;
 }
@@ -122,7 +130,11 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
   if (components !== null) {
     const names = components.map((c) => c.name);
     if (!sameList(names, before.components)) {
-      await setComponents(ctx.db, ticket.id, components.map((c) => c.id));
+      await setComponents(
+        ctx.db,
+        ticket.id,
+        components.map((c) => c.id),
+      );
       change('components', before.components, names);
     }
   }
@@ -136,7 +148,10 @@ export async function updateTicket(ctx: Context, key: string, input: UpdateTicke
   // statement), the search document and the answer's row, in one statement
   const row = await closeTicketChange(ctx, ticket, {
     words: { text: textChanged ? 'changed' : 'kept' },
-    history: [...(changes.length ? [{ kind: 'updated', changes }] : []), ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : [])],
+    history: [
+      ...(changes.length ? [{ kind: 'updated', changes }] : []),
+      ...(fieldChanges.length ? [{ kind: 'fields', changes: fieldChanges }] : []),
+    ],
     announcement: {
       kind: 'updated',
       payload: { changes: [...changes, ...fieldChanges].map((c) => c.field) },

@@ -27,7 +27,9 @@ export function resolveResolution(config: ProjectConfig, given: string, pointer 
 
 export function resolveComponents(config: ProjectConfig, given: readonly string[], pointer = '/components') {
   const active = config.components.filter((c) => !c.archived);
-  const found = given.map((name, i) => resolveName(active, name, { pointer: `${pointer}/${i}`, what: 'component', names: (c) => [c.name] }));
+  const found = given.map((name, i) =>
+    resolveName(active, name, { pointer: `${pointer}/${i}`, what: 'component', names: (c) => [c.name] }),
+  );
   return [...new Map(found.map((c) => [c.id, c])).values()];
 }
 

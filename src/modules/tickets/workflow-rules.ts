@@ -28,7 +28,12 @@ export function statusById(workflow: Workflow, id: string): WorkflowStatus {
   return status;
 }
 
-async function conditionsHold(ctx: Context, ticket: TicketState, transition: WorkflowTransition, roles: () => Promise<ReadonlySet<string>>): Promise<boolean> {
+async function conditionsHold(
+  ctx: Context,
+  ticket: TicketState,
+  transition: WorkflowTransition,
+  roles: () => Promise<ReadonlySet<string>>,
+): Promise<boolean> {
   for (const condition of transition.conditions as Condition[]) {
     if ('permission' in condition) {
       if (!isPermission(condition.permission) || !(await ctx.ability.can(condition.permission, ticket.project_id))) return false;

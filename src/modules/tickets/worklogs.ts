@@ -29,7 +29,11 @@ function totalsAfter(ticket: WorkTotals, added: number): WorkTotals {
 
 /** The history entry of a change of the ticket's totals. */
 function totalsHistory(ticket: WorkTotals, totals: WorkTotals): Closing['history'] {
-  const changes = (['time_spent_seconds', 'remaining_estimate_seconds'] as const).map((field) => ({ field, from: ticket[field], to: totals[field] }));
+  const changes = (['time_spent_seconds', 'remaining_estimate_seconds'] as const).map((field) => ({
+    field,
+    from: ticket[field],
+    to: totals[field],
+  }));
   return [{ kind: 'worklog', changes }];
 }
 
@@ -51,7 +55,16 @@ type Work = { seconds: number; startedAt: string; body: string | null };
 
 /** What a worklog's statement writes and answers (the author's name is the request's). */
 type WrittenWorklog = Omit<WorklogRow, 'author_name'>;
-const WRITTEN: readonly (keyof WrittenWorklog & string)[] = ['id', 'author_id', 'started_at', 'time_spent_seconds', 'body_format', 'body_text', 'created_at', 'edited_at'];
+const WRITTEN: readonly (keyof WrittenWorklog & string)[] = [
+  'id',
+  'author_id',
+  'started_at',
+  'time_spent_seconds',
+  'body_format',
+  'body_text',
+  'created_at',
+  'edited_at',
+];
 
 /**
  * A new worklog by the member on a ticket, with its totals, history and notifications, in one
@@ -59,7 +72,12 @@ const WRITTEN: readonly (keyof WrittenWorklog & string)[] = ['id', 'author_id', 
  * only if the ticket still holds it, else TicketChangedSinceRead). Returns the worklog as its
  * answer shows it and the ticket's new totals.
  */
-async function addWorklog(ctx: Context, ticket: Ticket, work: Work, asRead?: TicketState): Promise<{ worklog: WorklogRow; totals: WorkTotals }> {
+async function addWorklog(
+  ctx: Context,
+  ticket: Ticket,
+  work: Work,
+  asRead?: TicketState,
+): Promise<{ worklog: WorklogRow; totals: WorkTotals }> {
   const totals = totalsAfter(ticket, work.seconds);
   const id = randomUUID();
   const insert = sql`
@@ -69,7 +87,10 @@ async function addWorklog(ctx: Context, ticket: Ticket, work: Work, asRead?: Tic
   const written = await closeTicketChangeWithWork<WrittenWorklog>(
     ctx,
     ticket,
-    { history: totalsHistory(ticket, totals), announcement: { kind: 'worklog', payload: { worklog_id: id, time_spent_seconds: work.seconds }, markdown: work.body } },
+    {
+      history: totalsHistory(ticket, totals),
+      announcement: { kind: 'worklog', payload: { worklog_id: id, time_spent_seconds: work.seconds }, markdown: work.body },
+    },
     { insert, totals, ...(asRead ? { asRead } : {}) },
     WRITTEN,
   );
@@ -115,7 +136,14 @@ export async function logWork(ctx: Context, key: string, input: WorklogBody): Pr
 
 function loggedWork(ticket: Ticket, written: { worklog: WorklogRow; totals: WorkTotals }): LoggedWork {
   const { worklog, totals } = written;
-  return { ...presentWorklog(worklog), ticket: { key: ticket.key, time_spent_seconds: totals.time_spent_seconds ?? worklog.time_spent_seconds, remaining_estimate_seconds: totals.remaining_estimate_seconds } };
+  return {
+    ...presentWorklog(worklog),
+    ticket: {
+      key: ticket.key,
+      time_spent_seconds: totals.time_spent_seconds ?? worklog.time_spent_seconds,
+      remaining_estimate_seconds: totals.remaining_estimate_seconds,
+    },
+  };
 }
 
 /** The work a finished activity puts on a ticket (time tracking's side of a worklog). */
@@ -144,7 +172,11 @@ async function lockedTicket(ctx: Context, ticketId: string): Promise<Ticket> {
  */
 export async function syncActivityWorklog(ctx: Context, current: string | null, wanted: ActivityWork | null): Promise<string | null> {
   const existing = current
-    ? await ctx.db.selectFrom('worklogs').select(['id', 'ticket_id', 'time_spent_seconds', 'started_at', 'body_text']).where('id', '=', current).executeTakeFirst()
+    ? await ctx.db
+        .selectFrom('worklogs')
+        .select(['id', 'ticket_id', 'time_spent_seconds', 'started_at', 'body_text'])
+        .where('id', '=', current)
+        .executeTakeFirst()
     : undefined;
   if (existing && wanted && existing.ticket_id === wanted.ticketId) {
     const ticket = await lockedTicket(ctx, wanted.ticketId);
@@ -152,7 +184,13 @@ export async function syncActivityWorklog(ctx: Context, current: string | null, 
     refuseOverflow(ticket, added, '/duration');
     await ctx.db
       .updateTable('worklogs')
-      .set({ time_spent_seconds: wanted.seconds, started_at: wanted.startedAt, body_format: wanted.body !== null ? 'markdown' : null, body_text: wanted.body, edited_at: ctx.now().toISOString() })
+      .set({
+        time_spent_seconds: wanted.seconds,
+        started_at: wanted.startedAt,
+        body_format: wanted.body !== null ? 'markdown' : null,
+        body_text: wanted.body,
+        edited_at: ctx.now().toISOString(),
+      })
       .where('id', '=', existing.id)
       .execute();
     if (added !== 0) await addToTotals(ctx, ticket, added);

@@ -30,7 +30,12 @@ export const TicketSeedEntry = Type.Object(
     number: SeedNumber,
     summary: Name,
     type: Type.Optional(Name),
-    request_type: Type.Optional(Type.String({ minLength: 1, description: 'helpdesk projects: an active request type by key or name; the ticket gets its type when `type` is left out' })),
+    request_type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'helpdesk projects: an active request type by key or name; the ticket gets its type when `type` is left out',
+      }),
+    ),
     status: Type.Optional(Name),
     priority: Type.Optional(Name),
     resolution: Type.Optional(Name),

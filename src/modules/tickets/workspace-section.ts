@@ -59,7 +59,9 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
   const status =
     seed.status === undefined
       ? workflow.statuses[0]!
-      : await at(where('status'), () => resolveName(workflow.statuses, seed.status!, { pointer: '/status', what: 'status', names: (s) => [s.name] }));
+      : await at(where('status'), () =>
+          resolveName(workflow.statuses, seed.status!, { pointer: '/status', what: 'status', names: (s) => [s.name] }),
+        );
   const done = status.category === 'done';
   const priority = seed.priority === undefined ? null : await at(where('priority'), () => resolvePriority(config, seed.priority!));
   const resolution = !done
@@ -72,20 +74,30 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
   const reporterId = seed.reporter ? person(seed.reporter, 'reporter') : null;
   const components = await at(where('components'), () => resolveComponents(config, seed.components ?? []));
   const versions = await at(where('fix_versions'), () =>
-    (seed.fix_versions ?? []).map((v) => resolveName(config.versions, v, { pointer: '/fix_versions', what: 'version', names: (x) => [x.name] })),
+    (seed.fix_versions ?? []).map((v) =>
+      resolveName(config.versions, v, { pointer: '/fix_versions', what: 'version', names: (x) => [x.name] }),
+    ),
   );
   let levelId: string | null = null;
   if (seed.security_level !== undefined) {
     const levels = await ctx.db.selectFrom('security_levels').select(['id', 'name']).where('project_id', '=', config.id).execute();
-    levelId = (await at(where('security_level'), () => resolveName(levels, seed.security_level!, { pointer: '/security_level', what: 'security level', names: (l) => [l.name] }))).id;
+    levelId = (
+      await at(where('security_level'), () =>
+        resolveName(levels, seed.security_level!, { pointer: '/security_level', what: 'security level', names: (l) => [l.name] }),
+      )
+    ).id;
   }
   const estimate = seed.estimate === undefined ? null : parseDuration(seed.estimate);
   if (seed.estimate !== undefined && estimate === null) fail(where('estimate'), `"${seed.estimate}" is not a duration (like 2d or 3h 30m)`);
   const fields = await at(where('fields'), () =>
-    checkFieldValuesWith(async (ref, pointer) => {
-      const found = ctx.people.find(ref, `${path}.fields${pointer.replace(/^\/fields/, '').replace(/\//g, '.')}`);
-      return { id: found.id!, name: found.name };
-    }, fieldsForType(config, type.name), seed.fields ?? {}),
+    checkFieldValuesWith(
+      async (ref, pointer) => {
+        const found = ctx.people.find(ref, `${path}.fields${pointer.replace(/^\/fields/, '').replace(/\//g, '.')}`);
+        return { id: found.id!, name: found.name };
+      },
+      fieldsForType(config, type.name),
+      seed.fields ?? {},
+    ),
   );
 
   const key = `${config.key}-${seed.number}`;
@@ -112,8 +124,17 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
   });
   const labels = await ensureLabels(ctx.db, config.id, labelNames(seed.labels ?? []));
   await setLabels(ctx.db, ticketId, labels);
-  await setComponents(ctx.db, ticketId, components.map((c) => c.id));
-  await setVersions(ctx.db, ticketId, 'fix', versions.map((v) => v.id));
+  await setComponents(
+    ctx.db,
+    ticketId,
+    components.map((c) => c.id),
+  );
+  await setVersions(
+    ctx.db,
+    ticketId,
+    'fix',
+    versions.map((v) => v.id),
+  );
   await writeFieldValues(ctx, ticketId, fields);
   for (const id of new Set([reporterId, assigneeId])) if (id) await addWatcher(ctx.db, ticketId, id);
 
@@ -122,7 +143,8 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
     const cpath = `${path}.comments[${c}].visibility`;
     const roleId = typeof visibility === 'object' && 'role' in visibility ? ctx.roleIds.get(normalizeName(visibility.role)) : undefined;
     const groupId = typeof visibility === 'object' && 'group' in visibility ? ctx.groupIds.get(normalizeName(visibility.group)) : undefined;
-    if (typeof visibility === 'object' && !roleId && !groupId) fail(cpath, `no ${'role' in visibility ? 'role' : 'group'} "${'role' in visibility ? visibility.role : visibility.group}"`);
+    if (typeof visibility === 'object' && !roleId && !groupId)
+      fail(cpath, `no ${'role' in visibility ? 'role' : 'group'} "${'role' in visibility ? visibility.role : visibility.group}"`);
     await ctx.db
       .insertInto('comments')
       .values({
@@ -139,7 +161,11 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
       })
       .execute();
   }
-  await writeHistory(ctx.db, { actorId: reporterId, via: 'workspace file' }, { entityType: 'ticket', entityId: ticketId, kind: 'created', changes: [{ field: 'key', from: null, to: key }] });
+  await writeHistory(
+    ctx.db,
+    { actorId: reporterId, via: 'workspace file' },
+    { entityType: 'ticket', entityId: ticketId, kind: 'created', changes: [{ field: 'key', from: null, to: key }] },
+  );
   ctx.writer.log.note('tickets', 'created');
   return ticketId;
 }
@@ -147,7 +173,11 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
 async function applyProjectSeeds(ctx: ApplyContext, project: ProjectEntry, p: number): Promise<void> {
   const seeds = project.tickets ?? [];
   if (seeds.length === 0) return;
-  const stored = await ctx.db.selectFrom('projects').select(['id', 'key', 'kind', 'default_assignee_id']).where('key', '=', project.key).executeTakeFirstOrThrow();
+  const stored = await ctx.db
+    .selectFrom('projects')
+    .select(['id', 'key', 'kind', 'default_assignee_id'])
+    .where('key', '=', project.key)
+    .executeTakeFirstOrThrow();
   const config = await loadProjectConfig(ctx.db, stored);
   const existing = await ctx.db.selectFrom('tickets').select(['id', 'number']).where('project_id', '=', stored.id).execute();
   const ids = new Map(existing.map((t) => [t.number, t.id]));
@@ -173,11 +203,16 @@ async function applyProjectSeeds(ctx: ApplyContext, project: ProjectEntry, p: nu
     for (const [l, link] of (seed.links ?? []).entries()) {
       const targetId = ids.get(link.ticket);
       if (!targetId) fail(`${path}.links[${l}].ticket`, `no ticket ${project.key}-${link.ticket} in the project`);
-      await ctx.db.insertInto('ticket_links').values({ source_id: id, target_id: targetId, outward: link.relation, inward: LINK_INWARD[link.relation]! }).execute();
+      await ctx.db
+        .insertInto('ticket_links')
+        .values({ source_id: id, target_id: targetId, outward: link.relation, inward: LINK_INWARD[link.relation]! })
+        .execute();
     }
     await sql`update tickets set search_vector = ticket_search_document(id) where id = ${id}`.execute(ctx.db);
   }
-  await sql`update projects set next_ticket_number = greatest(next_ticket_number, ${Math.max(...numbers) + 1}) where id = ${stored.id}`.execute(ctx.db);
+  await sql`update projects set next_ticket_number = greatest(next_ticket_number, ${Math.max(...numbers) + 1}) where id = ${stored.id}`.execute(
+    ctx.db,
+  );
 }
 
 async function apply(ctx: ApplyContext): Promise<void> {

@@ -60,7 +60,10 @@ async function resolveLinks(ctx: Context, body: ActivityBody, current: Links): P
   const project = body.project !== undefined ? await resolveProjectLink(ctx, body.project) : undefined;
   if (ticket !== undefined) links.ticket_id = ticket?.id ?? null;
   if (ticket && project && project.id !== ticket.projectId) {
-    throw invalid('/project', `${project.key} is not the project of ticket ${ticket.key} (${ticket.projectKey}); leave project out with a ticket`);
+    throw invalid(
+      '/project',
+      `${project.key} is not the project of ticket ${ticket.key} (${ticket.projectKey}); leave project out with a ticket`,
+    );
   }
   if (ticket) links.project_id = ticket.projectId;
   else if (project !== undefined) {
@@ -115,9 +118,7 @@ function checkSpan(startedAt: string, endedAt: string | null): void {
 export async function createActivity(ctx: Context, body: ActivityBody): Promise<Activity> {
   const zone = await requestZone(ctx, body.timezone);
   const startedAt =
-    body.start !== undefined
-      ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true })
-      : ctx.now().toISOString();
+    body.start !== undefined ? await parseMoment(ctx.db, body.start, zone, '/start', { days: true }) : ctx.now().toISOString();
   const endedAt = (await endOf(ctx, body, startedAt, zone)) ?? null;
   checkSpan(startedAt, endedAt);
   const links = await resolveLinks(ctx, body, { project_id: null, customer_id: null, ticket_id: null });
@@ -128,21 +129,30 @@ export async function createActivity(ctx: Context, body: ActivityBody): Promise<
       if (new Date(startedAt) < new Date(toTimestamp(running.started_at))) {
         throw invalid('/start', `is before the start of your running activity (${toTimestamp(running.started_at)}); stop that one first`);
       }
-      await ctx.db.updateTable('activities').set({ ended_at: startedAt, edited_at: ctx.now().toISOString() }).where('id', '=', running.id).execute();
-      await recordHistory(ctx, { entityType: 'activity', entityId: running.id, kind: 'stopped_by_new', changes: [{ field: 'ended_at', from: null, to: startedAt }] });
+      await ctx.db
+        .updateTable('activities')
+        .set({ ended_at: startedAt, edited_at: ctx.now().toISOString() })
+        .where('id', '=', running.id)
+        .execute();
+      await recordHistory(ctx, {
+        entityType: 'activity',
+        entityId: running.id,
+        kind: 'stopped_by_new',
+        changes: [{ field: 'ended_at', from: null, to: startedAt }],
+      });
       await syncWorklog(ctx, running.id);
     }
   }
   const id = await insertActivity(ctx.db, {
-      member_id: ctx.actor.memberId,
-      description: body.description?.trim() || null,
-      started_at: startedAt,
-      ended_at: endedAt,
-      tags: normalTags(body.tags ?? []),
-      ...links,
-      note: body.note?.trim() ? body.note : null,
-      billable: body.billable ?? true,
-      created_at: ctx.now().toISOString(),
+    member_id: ctx.actor.memberId,
+    description: body.description?.trim() || null,
+    started_at: startedAt,
+    ended_at: endedAt,
+    tags: normalTags(body.tags ?? []),
+    ...links,
+    note: body.note?.trim() ? body.note : null,
+    billable: body.billable ?? true,
+    created_at: ctx.now().toISOString(),
   });
   await recordHistory(ctx, { entityType: 'activity', entityId: id, kind: 'created', changes: [] });
   await syncWorklog(ctx, id);
@@ -193,7 +203,11 @@ export async function updateActivity(ctx: Context, id: string, body: ActivityBod
     .filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(before[field]))
     .map(([field, to]) => ({ field: field.replace(/_id$/, ''), from: before[field], to }));
   if (changes.length === 0) return presentActivity(row);
-  await ctx.db.updateTable('activities').set({ ...wanted, edited_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
+  await ctx.db
+    .updateTable('activities')
+    .set({ ...wanted, edited_at: ctx.now().toISOString() })
+    .where('id', '=', row.id)
+    .execute();
   await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'updated', changes });
   await syncWorklog(ctx, row.id);
   return present(ctx, row.id);
@@ -214,7 +228,12 @@ export async function stopActivity(ctx: Context, id: string, body: { end?: strin
   }
   checkSpan(startedAt, endedAt);
   await ctx.db.updateTable('activities').set({ ended_at: endedAt, edited_at: ctx.now().toISOString() }).where('id', '=', row.id).execute();
-  await recordHistory(ctx, { entityType: 'activity', entityId: row.id, kind: 'stopped', changes: [{ field: 'ended_at', from: null, to: endedAt }] });
+  await recordHistory(ctx, {
+    entityType: 'activity',
+    entityId: row.id,
+    kind: 'stopped',
+    changes: [{ field: 'ended_at', from: null, to: endedAt }],
+  });
   await syncWorklog(ctx, row.id);
   return present(ctx, row.id);
 }

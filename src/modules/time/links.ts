@@ -60,7 +60,8 @@ export async function ticketNamed(ctx: Context, given: string, forWork = false):
   try {
     ticket = await loadVisibleTicket(ctx, given);
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) throw invalid('/ticket', `no ticket "${given.trim()}" that you can see`);
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403))
+      throw invalid('/ticket', `no ticket "${given.trim()}" that you can see`);
     throw error;
   }
   if (forWork) await requireTicketAction(ctx, 'log_work', ticket);

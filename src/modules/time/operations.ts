@@ -29,7 +29,7 @@ export const listActivitiesOperation = defineOperation({
   access: 'read',
   summary: 'List activities',
   description:
-    'Your activities and, where you hold time:view_all, other members\', newest first. `from`/`to` are days (inclusive) in `timezone` (yours when left out; the answer says which).',
+    "Your activities and, where you hold time:view_all, other members', newest first. `from`/`to` are days (inclusive) in `timezone` (yours when left out; the answer says which).",
   query: ListActivitiesQuery,
   response: ActivityList,
   errors: ['invalid'],
@@ -44,7 +44,8 @@ export const getActivityOperation = defineOperation({
   module: 'time',
   access: 'read',
   summary: 'Read an activity',
-  description: 'Reads an activity by id with its history, oldest first: each change with who made it, through which agent, and each field from and to.',
+  description:
+    'Reads an activity by id with its history, oldest first: each change with who made it, through which agent, and each field from and to.',
   params: ActivityParams,
   response: ActivityDetail,
   errors: ['not_found'],
@@ -59,8 +60,7 @@ export const createActivityOperation = defineOperation({
   module: 'time',
   access: 'write',
   summary: 'Log time or start a timer',
-  description:
-    `Creates one of your activities: with \`end\` or \`duration\` it is finished; with neither it is a running timer, and your running one stops where it starts. Linking a project or ticket needs time:log there; \`customer\` is an organization (list_organizations). ${ZONES}`,
+  description: `Creates one of your activities: with \`end\` or \`duration\` it is finished; with neither it is a running timer, and your running one stops where it starts. Linking a project or ticket needs time:log there; \`customer\` is an organization (list_organizations). ${ZONES}`,
   body: ActivityBody,
   response: Activity,
   status: 201,
@@ -76,8 +76,7 @@ export const updateActivityOperation = defineOperation({
   module: 'time',
   access: 'write',
   summary: 'Change an activity',
-  description:
-    `Changes one of your activities; send only what changes (null or "" clears project, customer or ticket; a new \`start\` alone keeps the duration). In a closed billing phase it is locked (403). ${ZONES}`,
+  description: `Changes one of your activities; send only what changes (null or "" clears project, customer or ticket; a new \`start\` alone keeps the duration). In a closed billing phase it is locked (403). ${ZONES}`,
   params: ActivityParams,
   body: ActivityBody,
   response: Activity,
@@ -95,7 +94,8 @@ export const deleteActivityOperation = defineOperation({
   destructive: true,
   idempotent: false,
   summary: 'Delete an activity',
-  description: 'Deletes one of your activities: it leaves every list and report; its history says so. A locked one (closed billing phase) is refused with 403.',
+  description:
+    'Deletes one of your activities: it leaves every list and report; its history says so. A locked one (closed billing phase) is refused with 403.',
   params: ActivityParams,
   response: DeletedActivity,
   errors: ['not_found', 'forbidden'],
@@ -110,8 +110,7 @@ export const stopActivityOperation = defineOperation({
   module: 'time',
   access: 'write',
   summary: 'Stop the running activity',
-  description:
-    `Stops your running activity at \`end\` (now when left out; the body may be empty). An end before the start is 422. ${ZONES}`,
+  description: `Stops your running activity at \`end\` (now when left out; the body may be empty). An end before the start is 422. ${ZONES}`,
   params: ActivityParams,
   body: StopBody,
   response: Activity,
@@ -127,7 +126,8 @@ export const listOrganizationsOperation = defineOperation({
   module: 'time',
   access: 'read',
   summary: 'List organizations',
-  description: 'Lists the organizations time is logged for (customers), by name, with their domains. Use a name as `customer` of an activity.',
+  description:
+    'Lists the organizations time is logged for (customers), by name, with their domains. Use a name as `customer` of an activity.',
   response: OrganizationList,
   errors: [],
   handler: (ctx) => listOrganizations(ctx),
@@ -141,7 +141,8 @@ export const listPhasesOperation = defineOperation({
   module: 'time',
   access: 'read',
   summary: 'List billing phases',
-  description: 'Lists billing periods you may see (of a project you can see, or of no project), newest first, optionally of one customer. `rate` and `currency` are given only where you hold time:billing.',
+  description:
+    'Lists billing periods you may see (of a project you can see, or of no project), newest first, optionally of one customer. `rate` and `currency` are given only where you hold time:billing.',
   query: PhasesQuery,
   response: PhaseList,
   errors: ['invalid'],
@@ -157,7 +158,7 @@ export const reportHoursOperation = defineOperation({
   access: 'read',
   summary: 'Hours report',
   description:
-    'Sums the finished activities you may see between `from` and `to` (this month when left out), filtered like list_activities and by `phase`, grouped by up to two keys. Each group and the total: seconds, billable seconds, count and, where you hold time:billing, amounts per currency at the phases\' rates.',
+    "Sums the finished activities you may see between `from` and `to` (this month when left out), filtered like list_activities and by `phase`, grouped by up to two keys. Each group and the total: seconds, billable seconds, count and, where you hold time:billing, amounts per currency at the phases' rates.",
   query: HoursQuery,
   response: HoursReport,
   errors: ['invalid'],

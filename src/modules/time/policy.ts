@@ -53,7 +53,12 @@ export async function phaseVisibility(ctx: Context): Promise<(phase: { project_i
 }
 
 /** An activity as the member may see it: their own, or another's in a project where they hold time:view_all; else 404. */
-export function refuseUnseenActivity(ctx: Context, activity: { member_id: string; project_id: string | null } | undefined, others: Set<string> | null, id: string): asserts activity {
+export function refuseUnseenActivity(
+  ctx: Context,
+  activity: { member_id: string; project_id: string | null } | undefined,
+  others: Set<string> | null,
+  id: string,
+): asserts activity {
   if (!activity) throw notFound(`Activity ${id}`);
   if (activity.member_id === ctx.actor.memberId) return;
   if (others === null) return;
@@ -70,5 +75,8 @@ export const activityVisibility: RecordVisibility = (member, record) =>
 /** Only the author changes an activity; one in a closed billing phase is locked. */
 export function requireChangeable(ctx: Context, activity: { member_id: string; locked: boolean }, what: string): void {
   if (activity.member_id !== ctx.actor.memberId) throw forbidden(`Only the member who logged an activity may ${what} it`);
-  if (activity.locked) throw forbidden(`This activity is locked: it falls in a closed billing phase, so it can no longer be ${what === 'stop' ? 'stopped' : `${what}d`}`);
+  if (activity.locked)
+    throw forbidden(
+      `This activity is locked: it falls in a closed billing phase, so it can no longer be ${what === 'stop' ? 'stopped' : `${what}d`}`,
+    );
 }

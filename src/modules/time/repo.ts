@@ -35,7 +35,12 @@ export function lockedSql(eb: ExpressionBuilder<DB & { a: DB['activities'] }, 'a
       .select(sql`1`.as('one'))
       .where('ph.closed', '=', true)
       .where(sql<boolean>`(a.started_at at time zone 'UTC')::date between ph.start_date and ph.end_date`)
-      .where((w) => w.or([w('ph.project_id', '=', w.ref('a.project_id')), w.and([w('ph.project_id', 'is', null), w('ph.customer_id', '=', w.ref('a.customer_id'))])])),
+      .where((w) =>
+        w.or([
+          w('ph.project_id', '=', w.ref('a.project_id')),
+          w.and([w('ph.project_id', 'is', null), w('ph.customer_id', '=', w.ref('a.customer_id'))]),
+        ]),
+      ),
   );
 }
 

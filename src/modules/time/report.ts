@@ -11,7 +11,8 @@ function groupKeys(given: string | undefined): GroupBy[] {
   if (given === undefined || given.trim() === '') return [];
   const keys = given.split(',').map((k) => k.trim().toLowerCase());
   for (const key of keys) {
-    if (!(GROUP_BY as readonly string[]).includes(key)) throw invalid('/group_by', `"${key}" is not a grouping; group_by takes ${GROUP_BY.join(', ')}`);
+    if (!(GROUP_BY as readonly string[]).includes(key))
+      throw invalid('/group_by', `"${key}" is not a grouping; group_by takes ${GROUP_BY.join(', ')}`);
   }
   if (new Set(keys).size !== keys.length) throw invalid('/group_by', 'names a grouping twice');
   if (keys.length > 2) throw invalid('/group_by', 'takes at most two groupings');
@@ -29,7 +30,10 @@ function groupKeys(given: string | undefined): GroupBy[] {
  * time). The zone, a name the service has checked, is written as a literal: in UTC the local
  * day is the UTC day the phases need, one expression that PostgreSQL groups by once.
  */
-function keySql(key: Exclude<GroupBy, 'phase'>, zone: string): { grouped: RawBuilder<unknown>; shown: RawBuilder<string | null>; naming?: RawBuilder<unknown> } {
+function keySql(
+  key: Exclude<GroupBy, 'phase'>,
+  zone: string,
+): { grouped: RawBuilder<unknown>; shown: RawBuilder<string | null>; naming?: RawBuilder<unknown> } {
   const column = sql.ref(`g.g_${key}`);
   const period = (unit: 'day' | 'week' | 'month', format: string) => ({
     grouped: sql`(a.started_at at time zone ${sql.lit(zone)})::date`,
@@ -74,7 +78,10 @@ function presentTotals(totals: Totals) {
     seconds: totals.seconds,
     billable_seconds: totals.billable_seconds,
     activities: totals.activities,
-    amounts: totals.amounts === null ? null : [...totals.amounts].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount]) => ({ currency, amount: amount.toFixed(2) })),
+    amounts:
+      totals.amounts === null
+        ? null
+        : [...totals.amounts].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount]) => ({ currency, amount: amount.toFixed(2) })),
   };
 }
 
@@ -124,7 +131,9 @@ export async function reportHours(ctx: Context, query: ActivityFilters & { phase
   // only phases the member may see are named, matched or listed when a name misses
   const visiblePhase = await phaseVisibility(ctx);
   const phases = (
-    await sql<PhaseRow>`select id, name, project_id, customer_id, start_date::text, end_date::text, rate::text, currency from phases order by start_date desc, id`.execute(ctx.db)
+    await sql<PhaseRow>`select id, name, project_id, customer_id, start_date::text, end_date::text, rate::text, currency from phases order by start_date desc, id`.execute(
+      ctx.db,
+    )
   ).rows.filter(visiblePhase);
   const naming = { pointer: '/phase', what: 'phase', names: (p: PhaseRow) => [p.name, p.id] };
   const onlyPhase = query.phase === undefined ? null : resolveName(phases, query.phase, naming);
@@ -134,15 +143,24 @@ export async function reportHours(ctx: Context, query: ActivityFilters & { phase
 
   let base = (await filteredActivities(ctx, filters)).where('a.ended_at', 'is not', null);
   if (onlyPhase) {
-    base = base.where(sql<boolean>`(a.started_at at time zone 'UTC')::date between ${onlyPhase.start_date}::date and ${onlyPhase.end_date}::date`);
-    base = onlyPhase.project_id ? base.where('a.project_id', '=', onlyPhase.project_id) : base.where('a.customer_id', '=', onlyPhase.customer_id);
+    base = base.where(
+      sql<boolean>`(a.started_at at time zone 'UTC')::date between ${onlyPhase.start_date}::date and ${onlyPhase.end_date}::date`,
+    );
+    base = onlyPhase.project_id
+      ? base.where('a.project_id', '=', onlyPhase.project_id)
+      : base.where('a.customer_id', '=', onlyPhase.customer_id);
   }
   const grouped = sqlKeys.map((key) => ({ key, ...keySql(key, zone) }));
   const utcDay = sql`(a.started_at at time zone 'UTC')::date`;
   const summing = base
     .$if(byTag, (q) =>
       // a function's one column is named after its alias: tg.tg is the tag
-      q.leftJoin(sql<{ tg: string | null }>`lateral unnest(case when cardinality(a.tags) = 0 then array[null]::text[] else a.tags end)`.as('tg') as never, (join) => join.onTrue()),
+      q.leftJoin(
+        sql<{ tg: string | null }>`lateral unnest(case when cardinality(a.tags) = 0 then array[null]::text[] else a.tags end)`.as(
+          'tg',
+        ) as never,
+        (join) => join.onTrue(),
+      ),
     )
     .select(grouped.map((g) => g.grouped.as(`g_${g.key}`)))
     .select([
@@ -156,13 +174,18 @@ export async function reportHours(ctx: Context, query: ActivityFilters & { phase
     .groupBy([...grouped.map((g) => g.grouped), 'a.project_id', 'a.customer_id', utcDay]);
   const named = sql`
     select ${sql.join([...grouped.map((g) => sql`${g.shown} as ${sql.ref(`k_${g.key}`)}`), sql`g.project_id, g.customer_id, g.utc_day::text as utc_day, g.activities, g.seconds, g.billable_seconds`])}
-    from (${summing}) g ${sql.join(grouped.flatMap((g) => (g.naming ? [g.naming] : [])), sql` `)}`;
+    from (${summing}) g ${sql.join(
+      grouped.flatMap((g) => (g.naming ? [g.naming] : [])),
+      sql` `,
+    )}`;
   // The planner expects far more groups than a year holds (it multiplies the keys' counts) and,
   // within the default 4 MB, sorts 100,000 rows on disk; with room it hashes them, 5× faster.
-  const rows = (await ctx.db.transaction().execute(async (trx) => {
-    await sql`set local work_mem = '32MB'`.execute(trx);
-    return named.execute(trx);
-  })).rows as (Record<string, string | null> & { project_id: string | null; customer_id: string | null; utc_day: string })[];
+  const rows = (
+    await ctx.db.transaction().execute(async (trx) => {
+      await sql`set local work_mem = '32MB'`.execute(trx);
+      return named.execute(trx);
+    })
+  ).rows as (Record<string, string | null> & { project_id: string | null; customer_id: string | null; utc_day: string })[];
 
   const groups = new Map<string, { key: Record<string, string | null>; totals: Totals }>();
   const total = emptyTotals(billing.any);

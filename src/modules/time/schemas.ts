@@ -37,15 +37,15 @@ export const ActivityDetail = shared(
   Type.Object({
     ...Activity.properties,
     history: Type.Array(
-        Type.Object({
-          kind: Type.String({ description: '`created`, `updated`, `stopped`, `stopped_by_new`, `deleted`' }),
-          at: Timestamp,
-          actor: Nullable(Person),
-          via: Nullable(Type.String({ description: 'the agent that made the change' })),
-          changes: Type.Array(HistoryChange),
-        }),
-        { description: 'oldest first' },
-      ),
+      Type.Object({
+        kind: Type.String({ description: '`created`, `updated`, `stopped`, `stopped_by_new`, `deleted`' }),
+        at: Timestamp,
+        actor: Nullable(Person),
+        via: Nullable(Type.String({ description: 'the agent that made the change' })),
+        changes: Type.Array(HistoryChange),
+      }),
+      { description: 'oldest first' },
+    ),
   }),
 );
 export type ActivityDetail = Static<typeof ActivityDetail>;
@@ -66,7 +66,11 @@ export type DeletedActivity = Static<typeof DeletedActivity>;
 
 export const OrganizationList = shared(
   'OrganizationList',
-  Type.Object({ organizations: Type.Array(Type.Object({ id: Uuid, name: Type.String(), domains: Type.Array(Type.String()) }), { description: 'by name' }) }),
+  Type.Object({
+    organizations: Type.Array(Type.Object({ id: Uuid, name: Type.String(), domains: Type.Array(Type.String()) }), {
+      description: 'by name',
+    }),
+  }),
 );
 export type OrganizationList = Static<typeof OrganizationList>;
 
@@ -91,19 +95,28 @@ export type Phase = Static<typeof Phase>;
 export const PhaseList = shared('PhaseList', Type.Object({ phases: Type.Array(Phase, { description: 'newest first' }) }));
 export type PhaseList = Static<typeof PhaseList>;
 
-const WHEN =
-  'ISO 8601 with an offset, or a local time (`2026-03-29T09:00`) or day (its midnight) read in `timezone`';
+const WHEN = 'ISO 8601 with an offset, or a local time (`2026-03-29T09:00`) or day (its midnight) read in `timezone`';
 
 export const ActivityBody = Type.Object({
   description: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'what was done' }))),
   start: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `when it started; now when left out. ${WHEN}` })),
-  end: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: `when it ended; ${WHEN}; \`HH:MM\` is on the start's day` }))),
-  duration: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'instead of end: `1h 30m`, `45m`, `2d` (a day is 8 hours)' }))),
+  end: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 64, description: `when it ended; ${WHEN}; \`HH:MM\` is on the start's day` })),
+  ),
+  duration: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'instead of end: `1h 30m`, `45m`, `2d` (a day is 8 hours)' })),
+  ),
   timezone: Type.Optional(TimeZone),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'replaces the tags' })),
   project: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'project key; null or "" clears' }))),
-  customer: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'an organization\'s name (see list_organizations); null or "" clears' }))),
-  ticket: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'ticket key, a ticket you can see; sets project to its project; null or "" clears' }))),
+  customer: Type.Optional(
+    Nullable(Type.String({ maxLength: 255, description: 'an organization\'s name (see list_organizations); null or "" clears' })),
+  ),
+  ticket: Type.Optional(
+    Nullable(
+      Type.String({ maxLength: 100, description: 'ticket key, a ticket you can see; sets project to its project; null or "" clears' }),
+    ),
+  ),
   note: Type.Optional(Nullable(Type.String({ maxLength: 32768, description: 'Markdown' }))),
   billable: Type.Optional(Type.Boolean({ description: 'true when left out on create' })),
 });
@@ -112,7 +125,9 @@ export type ActivityBody = Static<typeof ActivityBody>;
 export const ActivityParams = Type.Object({ id: Uuid });
 
 export const StopBody = Type.Object({
-  end: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `${WHEN}; \`HH:MM\` is on the start's day; now when left out` })),
+  end: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: `${WHEN}; \`HH:MM\` is on the start's day; now when left out` }),
+  ),
   timezone: Type.Optional(TimeZone),
 });
 
@@ -123,7 +138,13 @@ const Filters = {
   project: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'project key' })),
   customer: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'organization name' })),
   ticket: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'ticket key' })),
-  member: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: '`me`, or a member\'s name or id; another member\'s activities need time:view_all in their project' })),
+  member: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: "`me`, or a member's name or id; another member's activities need time:view_all in their project",
+    }),
+  ),
 };
 
 export const ListActivitiesQuery = Type.Object({
@@ -134,14 +155,18 @@ export const ListActivitiesQuery = Type.Object({
   offset: Type.Optional(Offset),
 });
 
-export const PhasesQuery = Type.Object({ customer: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'organization name' })) });
+export const PhasesQuery = Type.Object({
+  customer: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'organization name' })),
+});
 
 export const GROUP_BY = ['day', 'week', 'month', 'member', 'project', 'customer', 'ticket', 'tag', 'phase'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 export const HoursQuery = Type.Object({
   ...Filters,
-  phase: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'phase name or id: its dates, and its project or customer' })),
+  phase: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'phase name or id: its dates, and its project or customer' }),
+  ),
   group_by: Type.Optional(
     Type.String({
       maxLength: 100,
@@ -156,7 +181,11 @@ const Totals = {
   seconds: Type.Integer(),
   billable_seconds: Type.Integer(),
   activities: Type.Integer(),
-  amounts: Nullable(Type.Array(Amount, { description: 'billable time at the rates of the phases it falls in, per currency; null unless you may see billing' })),
+  amounts: Nullable(
+    Type.Array(Amount, {
+      description: 'billable time at the rates of the phases it falls in, per currency; null unless you may see billing',
+    }),
+  ),
 };
 
 export const HoursReport = shared(
@@ -169,7 +198,10 @@ export const HoursReport = shared(
     total: Type.Object(Totals),
     groups: Type.Array(
       Type.Object({
-        key: Type.Record(Type.String(), Nullable(Type.String()), { description: 'one entry per group_by: the day (`2026-03-29`), week (`2026-W13`), month (`2026-03`), member, project key, customer, ticket key, tag or phase; null for none' }),
+        key: Type.Record(Type.String(), Nullable(Type.String()), {
+          description:
+            'one entry per group_by: the day (`2026-03-29`), week (`2026-W13`), month (`2026-03`), member, project key, customer, ticket key, tag or phase; null for none',
+        }),
         ...Totals,
       }),
       { description: 'in key order' },

@@ -4,7 +4,9 @@ import { ActivityBody } from './schemas.ts';
 
 const Strict = { additionalProperties: false } as const;
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
-const Decimal = Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$' })], { description: 'a decimal, e.g. 95 or "95.50"' });
+const Decimal = Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$' })], {
+  description: 'a decimal, e.g. 95 or "95.50"',
+});
 
 export const OrganizationEntry = Type.Object(
   {
@@ -39,9 +41,13 @@ export type ActivityEntry = Static<typeof ActivityBody> & { member: string };
 
 export const TimeSection = Type.Object(
   {
-    organizations: Type.Optional(Type.Array(OrganizationEntry, { description: 'customers, upserted by name; organizations the file leaves out stay' })),
+    organizations: Type.Optional(
+      Type.Array(OrganizationEntry, { description: 'customers, upserted by name; organizations the file leaves out stay' }),
+    ),
     phases: Type.Optional(Type.Array(PhaseEntry, { description: 'billing periods, upserted by name' })),
-    activities: Type.Optional(Type.Array(ActivityEntry, { description: 'seed activities (each needs start and end or duration, with an offset or a timezone)' })),
+    activities: Type.Optional(
+      Type.Array(ActivityEntry, { description: 'seed activities (each needs start and end or duration, with an offset or a timezone)' }),
+    ),
   },
   Strict,
 );

@@ -17,7 +17,8 @@ declare module '../../workspace/schema.ts' {
   }
 }
 
-const decimal = (value: number | string | undefined, fallback: string | null) => (value === undefined ? fallback : Number(value).toFixed(2));
+const decimal = (value: number | string | undefined, fallback: string | null) =>
+  value === undefined ? fallback : Number(value).toFixed(2);
 
 async function knownOrganizations(ctx: CheckContext | ApplyContext): Promise<string[]> {
   const stored = await ctx.db.selectFrom('organizations').select('name').execute();
@@ -31,28 +32,36 @@ async function check(ctx: CheckContext): Promise<void> {
   const seen = new Map<string, number>();
   (time.organizations ?? []).forEach((o, i) => {
     const name = normalizeName(o.name);
-    if (seen.has(name)) fail(at('organizations', i, 'name'), `organization "${o.name}" is declared twice (also time.organizations[${seen.get(name)}])`);
+    if (seen.has(name))
+      fail(at('organizations', i, 'name'), `organization "${o.name}" is declared twice (also time.organizations[${seen.get(name)}])`);
     seen.set(name, i);
   });
   const organizations = (await knownOrganizations(ctx)).map(normalizeName);
-  const projects = new Set([...(ctx.file.projects ?? []).map((p) => normalizeKey(p.key)), ...ctx.existing.projects.keys()].map(normalizeKey));
+  const projects = new Set(
+    [...(ctx.file.projects ?? []).map((p) => normalizeKey(p.key)), ...ctx.existing.projects.keys()].map(normalizeKey),
+  );
   const phases = new Map<string, number>();
   (time.phases ?? []).forEach((phase, i) => {
     const name = normalizeName(phase.name);
     if (phases.has(name)) fail(at('phases', i, 'name'), `phase "${phase.name}" is declared twice (also time.phases[${phases.get(name)}])`);
     phases.set(name, i);
     if (phase.end_date < phase.start_date) fail(at('phases', i, 'end_date'), `${phase.end_date} is before start_date ${phase.start_date}`);
-    if (phase.customer && !organizations.includes(normalizeName(phase.customer))) fail(at('phases', i, 'customer'), `no organization "${phase.customer}"; declare it under time.organizations`);
+    if (phase.customer && !organizations.includes(normalizeName(phase.customer)))
+      fail(at('phases', i, 'customer'), `no organization "${phase.customer}"; declare it under time.organizations`);
     if (phase.project && !projects.has(normalizeKey(phase.project))) fail(at('phases', i, 'project'), `no project "${phase.project}"`);
-    if ((phase.rate === undefined) !== (phase.currency === undefined)) fail(at('phases', i, phase.rate === undefined ? 'rate' : 'currency'), 'rate and currency go together');
+    if ((phase.rate === undefined) !== (phase.currency === undefined))
+      fail(at('phases', i, phase.rate === undefined ? 'rate' : 'currency'), 'rate and currency go together');
   });
   (time.activities ?? []).forEach((activity, i) => {
     ctx.people.find(activity.member, at('activities', i, 'member'));
-    if (activity.timezone !== undefined && !isTimeZone(activity.timezone)) fail(at('activities', i, 'timezone'), `"${activity.timezone}" is not an IANA time zone (e.g. Europe/Berlin)`);
+    if (activity.timezone !== undefined && !isTimeZone(activity.timezone))
+      fail(at('activities', i, 'timezone'), `"${activity.timezone}" is not an IANA time zone (e.g. Europe/Berlin)`);
     if (!activity.start) fail(at('activities', i, 'start'), 'a seed activity needs its start');
     if (!activity.end && !activity.duration) fail(at('activities', i), 'a seed activity needs end or duration (a seed never runs)');
-    if (activity.customer && !organizations.includes(normalizeName(activity.customer))) fail(at('activities', i, 'customer'), `no organization "${activity.customer}"`);
-    if (activity.project && !projects.has(normalizeKey(activity.project))) fail(at('activities', i, 'project'), `no project "${activity.project}"`);
+    if (activity.customer && !organizations.includes(normalizeName(activity.customer)))
+      fail(at('activities', i, 'customer'), `no organization "${activity.customer}"`);
+    if (activity.project && !projects.has(normalizeKey(activity.project)))
+      fail(at('activities', i, 'project'), `no project "${activity.project}"`);
   });
 }
 
@@ -60,14 +69,21 @@ async function applyOrganizations(ctx: ApplyContext): Promise<Map<string, string
   const stored = await ctx.db.selectFrom('organizations').select(['id', 'name', 'domains']).execute();
   for (const entry of ctx.file.time?.organizations ?? []) {
     const existing = stored.find((o) => normalizeName(o.name) === normalizeName(entry.name));
-    await ctx.writer.save('organizations', existing as StoredRow | undefined, { name: entry.name.trim(), domains: entry.domains ?? existing?.domains ?? [] });
+    await ctx.writer.save('organizations', existing as StoredRow | undefined, {
+      name: entry.name.trim(),
+      domains: entry.domains ?? existing?.domains ?? [],
+    });
   }
   const all = await ctx.db.selectFrom('organizations').select(['id', 'name']).execute();
   return new Map(all.map((o) => [normalizeName(o.name), o.id]));
 }
 
 async function contractId(ctx: ApplyContext, name: string): Promise<string> {
-  const existing = await ctx.db.selectFrom('contracts').select('id').where(sql<string>`lower(name)`, '=', name.trim().toLowerCase()).executeTakeFirst();
+  const existing = await ctx.db
+    .selectFrom('contracts')
+    .select('id')
+    .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
+    .executeTakeFirst();
   return existing?.id ?? (await ctx.writer.save('contracts', undefined, { name: name.trim() }));
 }
 
@@ -122,12 +138,22 @@ async function applyActivities(ctx: ApplyContext, organizations: Map<string, str
       throw error;
     }
     if (endedAt < startedAt) fail(`${path}.end`, 'is before the start');
-    const same = await ctx.db.selectFrom('activities').select('id').where('member_id', '=', memberId).where('started_at', '=', startedAt).where('deleted_at', 'is', null).executeTakeFirst();
+    const same = await ctx.db
+      .selectFrom('activities')
+      .select('id')
+      .where('member_id', '=', memberId)
+      .where('started_at', '=', startedAt)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (same) continue;
     let ticketId: string | null = null;
     let projectId = entry.project ? projectIds.get(normalizeKey(entry.project))! : null;
     if (entry.ticket) {
-      const ticket = await ctx.db.selectFrom('tickets').select(['id', 'project_id']).where('key', '=', normalizeKey(entry.ticket)).executeTakeFirst();
+      const ticket = await ctx.db
+        .selectFrom('tickets')
+        .select(['id', 'project_id'])
+        .where('key', '=', normalizeKey(entry.ticket))
+        .executeTakeFirst();
       if (!ticket) fail(`${path}.ticket`, `no ticket "${entry.ticket}"`);
       ticketId = ticket!.id;
       projectId = ticket!.project_id;

@@ -24,6 +24,8 @@ async function memberZone(ctx: Context): Promise<string> {
 
 /** The local day (`YYYY-MM-DD`) an instant falls on in a zone. */
 export async function localDay(ctx: Pick<Context, 'db'>, instant: string, zone: string): Promise<string> {
-  const { rows } = await sql<{ day: string }>`select to_char((${instant}::timestamptz at time zone ${zone}), 'YYYY-MM-DD') as day`.execute(ctx.db);
+  const { rows } = await sql<{ day: string }>`select to_char((${instant}::timestamptz at time zone ${zone}), 'YYYY-MM-DD') as day`.execute(
+    ctx.db,
+  );
   return rows[0]!.day;
 }

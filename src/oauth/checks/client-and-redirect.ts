@@ -21,7 +21,9 @@ export async function checkClientAndRedirect(db: Kysely<DB>, params: RawParamete
   if (requested === undefined) {
     const only = client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined;
     if (only === undefined || !isRegisteredRedirect(only, client.redirect_uris)) {
-      throw new NotRedirectable('The request must say where to return (redirect_uri), because the application registered several addresses.');
+      throw new NotRedirectable(
+        'The request must say where to return (redirect_uri), because the application registered several addresses.',
+      );
     }
     return { client, redirectUri: only };
   }

@@ -1,7 +1,22 @@
 /** Schemes that run code or reach local data in a browser: never a place to send a code. */
 const DANGEROUS_SCHEMES = new Set([
-  'javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'mailto', 'filesystem', 'view-source',
-  'chrome', 'chrome-extension', 'ws', 'wss', 'ftp', 'tel', 'sms', 'intent',
+  'javascript',
+  'data',
+  'vbscript',
+  'file',
+  'blob',
+  'about',
+  'mailto',
+  'filesystem',
+  'view-source',
+  'chrome',
+  'chrome-extension',
+  'ws',
+  'wss',
+  'ftp',
+  'tel',
+  'sms',
+  'intent',
 ]);
 
 /** Loopback means exactly these host literals (checklist decision 9). */
@@ -36,7 +51,8 @@ export function redirectUriProblem(raw: unknown): string | null {
     if (scheme !== lower) return 'the scheme must be written in lower case';
     const authority = /^https?:\/\/([^/?]*)/.exec(raw)?.[1] ?? '';
     const host = authority.replace(/:\d{1,5}$/, '');
-    if (!host || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[::1\]$/.test(host)) return 'must name a host in lower-case letters, digits, dots and hyphens';
+    if (!host || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[::1\]$/.test(host))
+      return 'must name a host in lower-case letters, digits, dots and hyphens';
     if (lower === 'http' && !(LOOPBACK_HOSTS as readonly string[]).includes(host)) {
       return 'http is allowed only on localhost, 127.0.0.1 or [::1]; use https';
     }

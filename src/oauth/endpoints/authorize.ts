@@ -25,7 +25,13 @@ export interface AuthorizeDeps<M extends LoggedInMember> {
   pages: MemberPages<M>;
 }
 
-function redirectError(reply: FastifyReply, redirectUri: string, error: OAuthError, state: string | undefined, issuer: string): FastifyReply {
+function redirectError(
+  reply: FastifyReply,
+  redirectUri: string,
+  error: OAuthError,
+  state: string | undefined,
+  issuer: string,
+): FastifyReply {
   return reply.redirect(
     authorizationResponse(redirectUri, { error: error.code, error_description: error.description, state, iss: issuer }),
     303,
@@ -38,7 +44,10 @@ function checkRequest(params: RawParameters, publicUrl: string, client: Client) 
   const challenge = checkCodeChallenge(single(params, 'code_challenge'), single(params, 'code_challenge_method'));
   const access = checkRequestedScope(single(params, 'scope'), registeredAccess(client));
   // One audience per token: a repeated resource is refused like a foreign one (RES-2).
-  const resource = checkResource(single(params, 'resource', () => new InvalidRequest('resource must not be repeated')), publicUrl);
+  const resource = checkResource(
+    single(params, 'resource', () => new InvalidRequest('resource must not be repeated')),
+    publicUrl,
+  );
   return { challenge, access, resource };
 }
 
@@ -47,7 +56,12 @@ function stateOf(params: RawParameters): string | undefined {
   return typeof state === 'string' && state !== '' ? state : undefined;
 }
 
-async function showConsent<M extends LoggedInMember>(request: FastifyRequest, reply: FastifyReply, deps: AuthorizeDeps<M>, member: M): Promise<FastifyReply> {
+async function showConsent<M extends LoggedInMember>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AuthorizeDeps<M>,
+  member: M,
+): Promise<FastifyReply> {
   const params = request.query as RawParameters;
   let target: Awaited<ReturnType<typeof checkClientAndRedirect>>;
   try {
@@ -92,7 +106,11 @@ async function showConsent<M extends LoggedInMember>(request: FastifyRequest, re
 }
 
 /** The member's answer: the code is made from the stored request, never from form fields (UI-4). */
-async function answerConsent<M extends LoggedInMember>(request: FastifyRequest, reply: FastifyReply, deps: AuthorizeDeps<M>): Promise<FastifyReply> {
+async function answerConsent<M extends LoggedInMember>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AuthorizeDeps<M>,
+): Promise<FastifyReply> {
   const answer = await deps.pages.readAnswer(request);
   if ('refused' in answer) return deps.pages.problem(reply, 403, answer.refused, answer.member);
   const { member, consentId } = answer;
@@ -113,7 +131,12 @@ async function answerConsent<M extends LoggedInMember>(request: FastifyRequest, 
   const state = consent.state ?? undefined;
   if (!answer.approved) {
     return reply.redirect(
-      authorizationResponse(consent.redirect_uri, { error: 'access_denied', error_description: 'The member declined', state, iss: deps.publicUrl }),
+      authorizationResponse(consent.redirect_uri, {
+        error: 'access_denied',
+        error_description: 'The member declined',
+        state,
+        iss: deps.publicUrl,
+      }),
       303,
     );
   }

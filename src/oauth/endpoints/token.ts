@@ -31,7 +31,8 @@ export function tokenRoute(app: FastifyInstance, deps: TokenDeps): void {
       throw new UnsupportedGrantType('grant_type must be authorization_code or refresh_token');
     }
     const client = await authenticateClient(deps.db, request.headers.authorization, params);
-    if (!registeredGrantTypes(client).includes(grantType)) throw new UnauthorizedClient(`This client did not register the ${grantType} grant`);
+    if (!registeredGrantTypes(client).includes(grantType))
+      throw new UnauthorizedClient(`This client did not register the ${grantType} grant`);
     const pair = await GRANTS[grantType]({ db: deps.db, publicUrl: deps.publicUrl, now: deps.now, client, params, log: request.log });
     return reply.code(200).send(pair);
   });

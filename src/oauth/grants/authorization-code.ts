@@ -51,7 +51,14 @@ export async function exchangeCode(ctx: GrantContext): Promise<TokenPair> {
     const pair = await ctx.db.transaction().execute(async (trx) => {
       const grant = await trx
         .insertInto('oauth_grants')
-        .values({ client_id: row.client_id, member_id: row.member_id, scope: row.scope, resource: row.resource, created_at: now.toISOString(), last_used: now.toISOString() })
+        .values({
+          client_id: row.client_id,
+          member_id: row.member_id,
+          scope: row.scope,
+          resource: row.resource,
+          created_at: now.toISOString(),
+          last_used: now.toISOString(),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const consumed = await trx

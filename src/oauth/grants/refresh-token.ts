@@ -82,7 +82,14 @@ export async function refresh(ctx: GrantContext): Promise<TokenPair> {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       if (Number(rotated.numUpdatedRows) !== 1) throw new LostRace();
-      return issuePair(trx, { grantId: row.grant_id, clientId: row.client_id ?? ctx.client.client_id, memberId: row.member_id, name, scope, now });
+      return issuePair(trx, {
+        grantId: row.grant_id,
+        clientId: row.client_id ?? ctx.client.client_id,
+        memberId: row.member_id,
+        name,
+        scope,
+        now,
+      });
     });
     await touchClient(ctx.db, ctx.client.client_id, now);
     return pair;

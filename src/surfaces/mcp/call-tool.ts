@@ -17,7 +17,6 @@ export interface ToolCallDeps {
   serialize(data: unknown, op: Operation): string;
 }
 
-
 /**
  * Arguments back into the REST operation's path, query and body. An argument the tool does not
  * take is refused, naming the ones it takes: its `inputSchema` says `additionalProperties: false`,
@@ -30,7 +29,10 @@ function splitArguments(entry: ToolEntry, args: Record<string, unknown>): InputP
     const target = entry.arguments.get(argument);
     if (!target) {
       const takes = [...entry.arguments.keys()];
-      throw new ApiError('invalid', `${entry.name} takes no argument "${argument}"; ${takes.length ? `it takes ${takes.join(', ')}` : 'it takes no arguments'}.`);
+      throw new ApiError(
+        'invalid',
+        `${entry.name} takes no argument "${argument}"; ${takes.length ? `it takes ${takes.join(', ')}` : 'it takes no arguments'}.`,
+      );
     }
     parts[target.part][target.name] = value;
   }

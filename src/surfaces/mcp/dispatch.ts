@@ -33,8 +33,7 @@ export interface Exchange {
 
 export type Answer = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 

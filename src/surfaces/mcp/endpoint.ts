@@ -76,7 +76,10 @@ function carriesTokenCheck(body: unknown, toolset: Toolset): boolean {
 /** The body as JSON-RPC and the protocol version it speaks, or the answer that refuses it. */
 function readBody(request: FastifyRequest): { body: unknown; version: ProtocolVersion } | { status: number; refusal: Answer } {
   if (!isJsonContentType(request)) {
-    return { status: 415, refusal: rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC in UTF-8, sent with Content-Type: application/json') };
+    return {
+      status: 415,
+      refusal: rpcError(null, ErrorCode.InvalidRequest, 'The body must be JSON-RPC in UTF-8, sent with Content-Type: application/json'),
+    };
   }
   let body: unknown;
   try {
@@ -152,7 +155,11 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
     method: ['GET', 'DELETE', 'PUT', 'PATCH'],
     url: MCP_PATH,
     handler: async (_request, reply) =>
-      sendJson(reply.header('Allow', 'POST'), 405, rpcError(null, ErrorCode.InvalidRequest, 'Method not allowed: /mcp takes POST only; there is no event stream and no session')),
+      sendJson(
+        reply.header('Allow', 'POST'),
+        405,
+        rpcError(null, ErrorCode.InvalidRequest, 'Method not allowed: /mcp takes POST only; there is no event stream and no session'),
+      ),
   });
 
   app.post(MCP_PATH, {
@@ -192,7 +199,11 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpDeps): Promise<
       if (Array.isArray(body)) {
         if (body.length === 0) return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, 'Invalid request: an empty batch'));
         if (body.length > MAX_BATCH) {
-          return sendJson(reply, 400, rpcError(null, ErrorCode.InvalidRequest, `Invalid request: a batch holds at most ${MAX_BATCH} messages`));
+          return sendJson(
+            reply,
+            400,
+            rpcError(null, ErrorCode.InvalidRequest, `Invalid request: a batch holds at most ${MAX_BATCH} messages`),
+          );
         }
         const answers: Answer[] = [];
         // One after the other: a batch is an ordered list, and PGlite has one connection anyway.

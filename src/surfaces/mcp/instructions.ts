@@ -27,18 +27,14 @@ export function codeHostingParagraph(access: 'read' | 'write', commitCommands: b
   ];
   if (access === 'write' && commitCommands) {
     lines.push(
-      'A commit message may also act on the ticket: `ATR-12 #comment <text>` adds a comment, and `ATR-12 #<transition>` (for example `#start` or `#done`) moves it. These commands run as the commit\'s author and carry only the author\'s name.',
+      "A commit message may also act on the ticket: `ATR-12 #comment <text>` adds a comment, and `ATR-12 #<transition>` (for example `#start` or `#done`) moves it. These commands run as the commit's author and carry only the author's name.",
     );
   }
   return lines.join('\n');
 }
 
 /** Short Markdown for the model in the initialize answer (spec 4.8 item 8). */
-export async function buildInstructions(
-  db: Kysely<DB>,
-  principal: Principal,
-  offered: ToolEntry[],
-): Promise<string> {
+export async function buildInstructions(db: Kysely<DB>, principal: Principal, offered: ToolEntry[]): Promise<string> {
   const write = principal.agent.access === 'write';
   const sections = [
     `# Atrium: ${principal.settings.name}`,
@@ -49,7 +45,7 @@ export async function buildInstructions(
     '## Start here',
     '1. `whoami`: who you act for and with what access.',
     '2. `list_projects`: the projects you can see, by key.',
-    '3. `describe_project`: a project\'s ticket types, priorities, resolutions, components, labels and assignable people. Use those exact names.',
+    "3. `describe_project`: a project's ticket types, priorities, resolutions, components, labels and assignable people. Use those exact names.",
     '',
     '## Names',
     '- A project is named by its key, such as `ATR`; a ticket by `<PROJECT KEY>-<number>`, such as `ATR-12`. Keys never change.',
@@ -76,12 +72,16 @@ export async function buildInstructions(
     sections.push(
       '',
       '## Helpdesk',
-      'A helpdesk project takes requests through forms (request types), named by key or name: `list_request_types` shows them in portal order. `create_ticket` with `request_type` raises a request through a form; left out, `type` is the form\'s ticket type.',
+      "A helpdesk project takes requests through forms (request types), named by key or name: `list_request_types` shows them in portal order. `create_ticket` with `request_type` raises a request through a form; left out, `type` is the form's ticket type.",
     );
   }
 
   if (offered.some((entry) => entry.op.name === 'list_activities')) {
-    const { timezone } = await db.selectFrom('members').select('timezone').where('id', '=', principal.actor.memberId).executeTakeFirstOrThrow();
+    const { timezone } = await db
+      .selectFrom('members')
+      .select('timezone')
+      .where('id', '=', principal.actor.memberId)
+      .executeTakeFirstOrThrow();
     sections.push(
       '',
       '## Time',

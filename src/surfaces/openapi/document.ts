@@ -46,7 +46,10 @@ function openApiPath(path: string): string {
 
 function parameters(op: Operation, components: Map<string, unknown>) {
   const list: JsonObject[] = [];
-  for (const [location, schema] of [['path', op.params], ['query', op.query]] as const) {
+  for (const [location, schema] of [
+    ['path', op.params],
+    ['query', op.query],
+  ] as const) {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
       const description = (property as { description?: string }).description;
@@ -83,7 +86,13 @@ function errorResponses(op: Operation, components: Map<string, unknown>) {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${when(op, code)}`).join('; '),
-      ...(status === 401 ? { headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'starts OAuth: names the protected-resource metadata' } } } : {}),
+      ...(status === 401
+        ? {
+            headers: {
+              'WWW-Authenticate': { schema: { type: 'string' }, description: 'starts OAuth: names the protected-resource metadata' },
+            },
+          }
+        : {}),
       ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait: 60' } } } : {}),
       content: { 'application/json': { schema: toOpenApiSchema(ErrorResponse, components) } },
     };

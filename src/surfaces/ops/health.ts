@@ -11,10 +11,7 @@ import { pendingMigrations } from '../../storage/migrate.ts';
  * is ready and says so: `live_events` `off`, with a warning. No token: they say nothing about the
  * workspace, nor where its database is.
  */
-export async function healthRoutes(
-  app: FastifyInstance,
-  options: { database: Database; liveEvents: LiveEvents },
-): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, options: { database: Database; liveEvents: LiveEvents }): Promise<void> {
   app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok' }));
 
   app.get('/readyz', async (request, reply) => {
@@ -25,9 +22,7 @@ export async function healthRoutes(
       if (pending.length) return reply.code(503).send({ status: 'unavailable', reason: `migrations not run yet: ${pending.join(', ')}` });
       const problem = options.liveEvents.problem;
       const events =
-        problem === null
-          ? { live_events: 'on' }
-          : { live_events: 'off', warning: `live updates are off on this node: ${problem}` };
+        problem === null ? { live_events: 'on' } : { live_events: 'off', warning: `live updates are off on this node: ${problem}` };
       return reply.send({ status: 'ready', engine: options.database.engine, ...events });
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check: the database does not answer');

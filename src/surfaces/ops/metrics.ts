@@ -34,7 +34,12 @@ function authorized(request: FastifyRequest, token: string): boolean {
 export function instrument(app: FastifyInstance, options: MetricsOptions): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'atrium_' });
-  const requests = new Counter({ name: 'atrium_requests_total', help: 'Requests answered, by door, operation and status', labelNames: ['door', 'operation', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'atrium_requests_total',
+    help: 'Requests answered, by door, operation and status',
+    labelNames: ['door', 'operation', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'atrium_request_duration_seconds',
     help: 'Time to answer a request, by door and operation',
@@ -42,7 +47,12 @@ export function instrument(app: FastifyInstance, options: MetricsOptions): void 
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const limited = new Counter({ name: 'atrium_rate_limited_total', help: 'Requests refused for their rate limit (429), by door', labelNames: ['door'], registers: [registry] });
+  const limited = new Counter({
+    name: 'atrium_rate_limited_total',
+    help: 'Requests refused for their rate limit (429), by door',
+    labelNames: ['door'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'atrium_database_pool_connections',
     help: 'Database pool connections, by state',
@@ -78,8 +88,15 @@ export function instrument(app: FastifyInstance, options: MetricsOptions): void 
   app.get('/metrics', async (request, reply) => {
     if (options.token === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     if (!authorized(request, options.token)) {
-      return reply.code(401).header('WWW-Authenticate', 'Bearer realm="atrium-metrics"').type('text/plain; charset=utf-8').send('A valid metrics token is required');
+      return reply
+        .code(401)
+        .header('WWW-Authenticate', 'Bearer realm="atrium-metrics"')
+        .type('text/plain; charset=utf-8')
+        .send('A valid metrics token is required');
     }
-    return reply.header('Cache-Control', 'no-store').type(registry.contentType).send(await registry.metrics());
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type(registry.contentType)
+      .send(await registry.metrics());
   });
 }

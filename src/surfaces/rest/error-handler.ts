@@ -44,9 +44,7 @@ export function sendApiError(error: unknown, request: FastifyRequest, reply: Fas
   }
   logErrorCode(request, 'internal');
   request.log.error({ err: error }, 'unexpected error');
-  return reply
-    .code(500)
-    .send(errorBody('internal', internalErrorMessage(request.id)));
+  return reply.code(500).send(errorBody('internal', internalErrorMessage(request.id)));
 }
 
 /**
@@ -57,13 +55,19 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, reason, body] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', errorBody('headers_too_large', 'The request line or headers are larger than 16 KiB; send a shorter query string')]
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          errorBody('headers_too_large', 'The request line or headers are larger than 16 KiB; send a shorter query string'),
+        ]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', errorBody('invalid', '/: the request did not arrive in time')]
         : [400, 'Bad Request', errorBody('invalid', '/: the request is not valid HTTP')];
   const text = JSON.stringify(body);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+    );
   }
   socket.destroy(error);
 }

@@ -31,8 +31,14 @@ export interface RestDeps extends AdmissionDeps {
 /** Names the operation does not take: query parameters as `?name`, top-level body fields as JSON pointers (`/name`). */
 function ignoredParameters(op: Operation, query: unknown, body: unknown): string[] {
   const names = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
-  const queryIgnored = names(query).filter((name) => !(name in op.query.properties)).map((name) => `?${name}`);
-  const bodyIgnored = op.body ? names(body).filter((name) => !(name in op.body!.properties)).map((name) => `/${name}`) : [];
+  const queryIgnored = names(query)
+    .filter((name) => !(name in op.query.properties))
+    .map((name) => `?${name}`);
+  const bodyIgnored = op.body
+    ? names(body)
+        .filter((name) => !(name in op.body!.properties))
+        .map((name) => `/${name}`)
+    : [];
   return [...queryIgnored, ...bodyIgnored];
 }
 
@@ -74,7 +80,9 @@ export async function restApi(app: FastifyInstance, deps: RestDeps): Promise<voi
     const path = (request.url.split('?')[0] ?? '/').replace(/^\/api\/v1/, '');
     const allowed = [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))];
     const error = allowed.length
-      ? new ApiError('method_not_allowed', `${request.method} is not allowed on /api/v1${path}; use ${allowed.join(' or ')}`, { Allow: allowed.join(', ') })
+      ? new ApiError('method_not_allowed', `${request.method} is not allowed on /api/v1${path}; use ${allowed.join(' or ')}`, {
+          Allow: allowed.join(', '),
+        })
       : new ApiError('not_found', `No such endpoint: ${request.method} /api/v1${path}`);
     return sendApiError(error, request, reply);
   });

@@ -23,7 +23,8 @@ export function table<T>(columns: readonly Column<T>[], rows: readonly T[], opti
   )}</tr></thead><tbody>${rows.map(
     (row) =>
       html`<tr${options.rowAttributes ? html` ${options.rowAttributes(row)}` : ''}>${columns.map(
-        (c) => html`<td${c.className ? html` class="${c.className}"` : ''}${c.header ? html` data-label="${c.header}"` : ''}>${c.cell(row) ?? ''}</td>`,
+        (c) =>
+          html`<td${c.className ? html` class="${c.className}"` : ''}${c.header ? html` data-label="${c.header}"` : ''}>${c.cell(row) ?? ''}</td>`,
       )}</tr>`,
   )}</tbody></table>`;
 }

@@ -18,7 +18,8 @@ export function adminAuditRoutes(app: FastifyInstance, deps: WebDeps): void {
   app.get('/admin/audit', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    if (!session.isAdmin) return memberErrorPage(reply, deps, session, 403, 'Only administrators can read the audit log.', [{ label: 'Audit log' }]);
+    if (!session.isAdmin)
+      return memberErrorPage(reply, deps, session, 403, 'Only administrators can read the audit log.', [{ label: 'Audit log' }]);
     const rows = await deps.db
       .selectFrom('audit_log as a')
       .leftJoin('members as m', 'm.id', 'a.actor_id')

@@ -24,14 +24,15 @@ import { requireSession } from '../../require-session.ts';
 const LABELS: Record<SettingSwitch, string> = {
   rest_api: 'REST API (/api/v1)',
   mcp: 'MCP server (/mcp)',
-  ...(Object.fromEntries(MODULE_SWITCHES.map((m) => [m, `Module: ${MODULE_LABELS[m]}`])) as Record<(typeof MODULE_SWITCHES)[number], string>),
+  ...(Object.fromEntries(MODULE_SWITCHES.map((m) => [m, `Module: ${MODULE_LABELS[m]}`])) as Record<
+    (typeof MODULE_SWITCHES)[number],
+    string
+  >),
 };
 
 /** The operator's switch, shown and never turned here: only `atrium settings set read_only` turns it (spec 5.6). */
 function readOnlyLine(settings: WorkspaceSettings): Html {
-  const state = settings.readOnly
-    ? html`<strong>on</strong> <span class="error">${READ_ONLY_MESSAGE}.</span>`
-    : html`<strong>off</strong>`;
+  const state = settings.readOnly ? html`<strong>on</strong> <span class="error">${READ_ONLY_MESSAGE}.</span>` : html`<strong>off</strong>`;
   return html`<p id="read-only">Read-only: ${state}
 <span class="muted">Only the operator turns it, with the command line (atrium settings set read_only).</span></p>`;
 }
@@ -53,11 +54,11 @@ export function adminSettingsRoutes(app: FastifyInstance, deps: PagesDeps): void
     const built = builtModules();
     const saved = (request.query as { saved?: unknown }).saved === '1';
     const switches = html`<fieldset><legend>Ways in and modules</legend>${SETTING_SWITCHES.map((name) =>
-  offered(name, built)
-    ? html`<label><input type="checkbox" name="${name}" value="on"${switchIsOn(settings, name) ? html` checked` : ''}>
+      offered(name, built)
+        ? html`<label><input type="checkbox" name="${name}" value="on"${switchIsOn(settings, name) ? html` checked` : ''}>
 ${LABELS[name]}</label>`
-    : html`<p class="unavailable" data-switch="${name}">${LABELS[name]}: <span class="muted">not available yet</span></p>`,
-)}</fieldset>
+        : html`<p class="unavailable" data-switch="${name}">${LABELS[name]}: <span class="muted">not available yet</span></p>`,
+    )}</fieldset>
 <div class="form-actions">${button('Save')}${saved ? html` <span id="saved" role="status">Saved.</span>` : ''}</div>`;
     const body = html`<div class="card"><h1>Workspace settings</h1>
 <p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>

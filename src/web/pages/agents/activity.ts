@@ -40,7 +40,13 @@ const VERBS: Record<string, string> = {
   archived: 'archived',
 };
 
-const NOUNS: Record<string, string> = { ticket: 'ticket', activity: 'time entry', contact: 'contact', company: 'company', interaction: 'interaction' };
+const NOUNS: Record<string, string> = {
+  ticket: 'ticket',
+  activity: 'time entry',
+  contact: 'contact',
+  company: 'company',
+  interaction: 'interaction',
+};
 
 interface Row {
   at: string;
@@ -85,7 +91,14 @@ async function visibleTargets(ctx: Context, targets: readonly { type: string; id
 async function dealsShown(ctx: Context, ids: readonly string[]): Promise<ReadonlySet<string>> {
   const deals = ctx.hooks.ticketDeal;
   if (!deals || ids.length === 0) return new Set();
-  return new Set((await deals.present(ctx, ids.map((id) => ({ id, fields: {} })))).keys());
+  return new Set(
+    (
+      await deals.present(
+        ctx,
+        ids.map((id) => ({ id, fields: {} })),
+      )
+    ).keys(),
+  );
 }
 
 /** Kinds of record whose module is switched off now: the page lists none of them until it is back on. */
@@ -95,7 +108,9 @@ function switchedOffKinds(settings: WorkspaceSettings): string[] {
     .map(([kind]) => kind);
 }
 
-const idsOf = (rows: readonly HistoryRow[], type: string) => [...new Set(rows.filter((row) => row.entity_type === type).map((row) => row.entity_id))];
+const idsOf = (rows: readonly HistoryRow[], type: string) => [
+  ...new Set(rows.filter((row) => row.entity_type === type).map((row) => row.entity_id)),
+];
 
 /**
  * Each entry's "what" in words, with a link to what it touched where the member may still see it;
@@ -120,7 +135,9 @@ async function describeHistory(ctx: Context, rows: readonly HistoryRow[], zone: 
       const key = keys.get(row.entity_id);
       if (key) thing = ticketLink(key);
       // a deal's company is the CRM's: named only where the member may see the deal
-      shown = row.changes.filter((c) => !(row.kind === 'created' && c.field === 'key') && (deals.has(row.entity_id) || c.field !== 'company'));
+      shown = row.changes.filter(
+        (c) => !(row.kind === 'created' && c.field === 'key') && (deals.has(row.entity_id) || c.field !== 'company'),
+      );
     } else if (row.entity_type === 'activity') {
       const activity = activities.get(row.entity_id);
       if (activity) thing = html`the <a href="/time">time entry</a>${activity.description ? html` “${activity.description}”` : ''}`;
@@ -128,7 +145,8 @@ async function describeHistory(ctx: Context, rows: readonly HistoryRow[], zone: 
       const record = crm.get(row.entity_id);
       if (record) thing = html`the ${noun} <a href="${record.path}">${record.name}</a>`;
     }
-    if (!thing) return { at: row.at, via: row.via!, what: html`${verb} <span class="muted">a ${noun} you cannot see now</span>`, changes: '' };
+    if (!thing)
+      return { at: row.at, via: row.via!, what: html`${verb} <span class="muted">a ${noun} you cannot see now</span>`, changes: '' };
     return { at: row.at, via: row.via!, what: html`${verb} ${thing}`, changes: describeChanges(shown, { zone }) };
   });
 }
@@ -172,7 +190,9 @@ export function activityRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const zone = session.timezone;
     const targetOf = (row: { target_type: string; target_id: string | null }) => `${row.target_type}:${row.target_id}`;
     const seen = await visibleTargets(ctx, [
-      ...new Map(audit.flatMap((row) => (row.target_id === null ? [] : [[targetOf(row), { type: row.target_type, id: row.target_id }] as const]))).values(),
+      ...new Map(
+        audit.flatMap((row) => (row.target_id === null ? [] : [[targetOf(row), { type: row.target_type, id: row.target_id }] as const])),
+      ).values(),
     ]);
     const rows: Row[] = [
       ...(await describeHistory(ctx, history, zone)),
@@ -187,8 +207,18 @@ export function activityRoutes(app: FastifyInstance, deps: PagesDeps): void {
       // a configuration record the member can no longer see keeps its name and values to itself
       ...audit.map((row) =>
         seen.has(targetOf(row))
-          ? { at: row.at, via: row.via!, what: html`${humanize(row.action)}: ${row.target}`, changes: describeChanges(row.changes, { switches: true, zone }) }
-          : { at: row.at, via: row.via!, what: html`${humanize(row.action)} <span class="muted">(one you cannot see now)</span>`, changes: '' },
+          ? {
+              at: row.at,
+              via: row.via!,
+              what: html`${humanize(row.action)}: ${row.target}`,
+              changes: describeChanges(row.changes, { switches: true, zone }),
+            }
+          : {
+              at: row.at,
+              via: row.via!,
+              what: html`${humanize(row.action)} <span class="muted">(one you cannot see now)</span>`,
+              changes: '',
+            },
       ),
     ]
       .sort((a, b) => toTimestamp(b.at).localeCompare(toTimestamp(a.at)))
@@ -197,7 +227,11 @@ export function activityRoutes(app: FastifyInstance, deps: PagesDeps): void {
 <p class="muted">Changes made as you through personal tokens and connected applications, in every module, newest first (the last ${SHOWN}). Times are in your time zone, ${zone}.</p>
 ${
   rows.length === 0
-    ? emptyState('no-activity', 'Your agents have not changed anything yet.', 'When an agent works as you through a token or a connected application, each change it makes is listed here.')
+    ? emptyState(
+        'no-activity',
+        'Your agents have not changed anything yet.',
+        'When an agent works as you through a token or a connected application, each change it makes is listed here.',
+      )
     : table(
         [
           { header: 'When', cell: (row) => shownTime(row.at, zone) },
@@ -209,6 +243,11 @@ ${
         { id: 'activity', caption: 'Changes your agents made, newest first' },
       )
 }</div>`;
-    return sendMemberPage(request, reply, deps, session, { title: 'What my agents did', body, section: 'activity', crumbs: [{ label: 'What my agents did' }] });
+    return sendMemberPage(request, reply, deps, session, {
+      title: 'What my agents did',
+      body,
+      section: 'activity',
+      crumbs: [{ label: 'What my agents did' }],
+    });
   });
 }

@@ -25,7 +25,15 @@ function when(session: Session, value: string | null, never = 'never'): Html | s
 async function agentsBody(deps: PagesDeps, session: Session, state: FormState, notice?: Html): Promise<Html> {
   const tokens = await deps.db
     .selectFrom('tokens')
-    .select(['id', 'name', 'access', 'created_at', 'expires_at', 'last_used_at', sql<boolean>`expires_at is not null and expires_at <= now()`.as('expired')])
+    .select([
+      'id',
+      'name',
+      'access',
+      'created_at',
+      'expires_at',
+      'last_used_at',
+      sql<boolean>`expires_at is not null and expires_at <= now()`.as('expired'),
+    ])
     .where('member_id', '=', session.memberId)
     .where('kind', '=', 'personal')
     .where('revoked_at', 'is', null)
@@ -45,13 +53,24 @@ async function agentsBody(deps: PagesDeps, session: Session, state: FormState, n
     .where('g.revoked_at', 'is', null)
     .orderBy('g.created_at', 'desc')
     .execute();
-  const revoke = (action: string, label: string) => form(session, action, button('Revoke', { kind: 'danger', label }), { plain: true, className: 'inline' });
+  const revoke = (action: string, label: string) =>
+    form(session, action, button('Revoke', { kind: 'danger', label }), { plain: true, className: 'inline' });
   const lifetimes = [
     ...TOKEN_LIFETIMES.map((days) => ({ value: String(days), label: `${days} days` })),
     { value: 'none', label: 'No expiry' },
   ];
   const createForm = html`${field({ name: 'name', label: 'Name', hint: 'Shown in history beside your name.', state, autocomplete: 'off' })}
-${field({ name: 'access', label: 'Access', type: 'select', state, value: 'read', choices: [{ value: 'read', label: 'Read' }, { value: 'write', label: 'Read and change' }] })}
+${field({
+  name: 'access',
+  label: 'Access',
+  type: 'select',
+  state,
+  value: 'read',
+  choices: [
+    { value: 'read', label: 'Read' },
+    { value: 'write', label: 'Read and change' },
+  ],
+})}
 ${field({ name: 'lifetime', label: 'Lifetime', type: 'select', state, value: String(DEFAULT_TOKEN_LIFETIME), choices: lifetimes })}
 <div class="form-actions">${button('Create token')}</div>`;
   return html`${notice ?? ''}
@@ -79,7 +98,10 @@ ${
     ? emptyState('no-connections', 'No connected applications.', 'An application you allow on its consent page is listed here.')
     : table(
         [
-          { header: 'Application', cell: (c) => html`${c.client_name ?? 'Unnamed application'} <span class="claim">name given by the application</span>` },
+          {
+            header: 'Application',
+            cell: (c) => html`${c.client_name ?? 'Unnamed application'} <span class="claim">name given by the application</span>`,
+          },
           { header: 'Access', cell: (c) => accessWords(accessOf(c.scope)) },
           { header: 'Connected', cell: (c) => when(session, c.created_at) },
           { header: 'Last used', cell: (c) => when(session, c.last_used) },
@@ -94,7 +116,14 @@ ${
 ${form(session, '/agents/tokens', createForm, { plain: true, state })}</div>`;
 }
 
-async function showAgents(request: FastifyRequest, reply: FastifyReply, deps: PagesDeps, session: Session, state = EMPTY_FORM, status = 200): Promise<FastifyReply> {
+async function showAgents(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PagesDeps,
+  session: Session,
+  state = EMPTY_FORM,
+  status = 200,
+): Promise<FastifyReply> {
   const left = status === 200 ? await takeFlash(deps, request, reply, session) : null;
   const notice =
     left?.kind === 'token-created'

@@ -58,7 +58,9 @@ export function crmRoutes(app: FastifyInstance, deps: PagesDeps): void {
     if (!contacts.ok) return memberErrorPage(reply, deps, session, contacts.error.status, contacts.error.message);
     if (!companies.ok) return memberErrorPage(reply, deps, session, companies.error.status, companies.error.message);
     const body = html`<div class="card"><h1>CRM</h1><h2>Contacts</h2>${
-      contacts.value.contacts.length ? contactsTable(contacts.value.contacts, 'contacts') : emptyState('contacts-none', 'No contacts you may see yet.')
+      contacts.value.contacts.length
+        ? contactsTable(contacts.value.contacts, 'contacts')
+        : emptyState('contacts-none', 'No contacts you may see yet.')
     }<h2>Companies</h2>${companies.value.companies.length ? companiesTable(companies.value.companies) : emptyState('companies-none', 'No companies you may see yet.')}</div>`;
     return sendMemberPage(request, reply, deps, session, { title: 'CRM', body, section: 'crm', crumbs: [{ label: 'CRM' }] });
   });
@@ -67,7 +69,9 @@ export function crmRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
     if (!(await moduleOpen(reply, deps, session, 'crm'))) return reply;
-    const read = await runAsMember<ContactDetail>(deps, { request, session }, 'get_contact', { params: request.params as Record<string, string> });
+    const read = await runAsMember<ContactDetail>(deps, { request, session }, 'get_contact', {
+      params: request.params as Record<string, string>,
+    });
     if (!read.ok) return memberErrorPage(reply, deps, session, read.error.status === 403 ? 403 : 404, read.error.message, [CRM]);
     const c = read.value;
     const body = html`<div class="card"><h1 id="contact-name">${c.name}</h1>
@@ -76,20 +80,32 @@ export function crmRoutes(app: FastifyInstance, deps: PagesDeps): void {
 <dt>Email</dt><dd>${c.emails.length ? c.emails.map((e, i) => html`${i ? ', ' : ''}${e.address}`) : '—'}</dd>
 <dt>Phone</dt><dd>${c.phones.length ? c.phones.map((p, i) => html`${i ? ', ' : ''}${p.number}`) : '—'}</dd></dl>
 <h2>Notes</h2>${renderRichText(c.notes)}</div>`;
-    return sendMemberPage(request, reply, deps, session, { title: c.name, body, section: 'crm', crumbs: [CRM, { label: 'Contacts', href: '/crm#contacts' }, { label: c.name }] });
+    return sendMemberPage(request, reply, deps, session, {
+      title: c.name,
+      body,
+      section: 'crm',
+      crumbs: [CRM, { label: 'Contacts', href: '/crm#contacts' }, { label: c.name }],
+    });
   });
 
   app.get('/crm/companies/:id', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
     if (!(await moduleOpen(reply, deps, session, 'crm'))) return reply;
-    const read = await runAsMember<CompanyDetail>(deps, { request, session }, 'get_company', { params: request.params as Record<string, string> });
+    const read = await runAsMember<CompanyDetail>(deps, { request, session }, 'get_company', {
+      params: request.params as Record<string, string>,
+    });
     if (!read.ok) return memberErrorPage(reply, deps, session, read.error.status === 403 ? 403 : 404, read.error.message, [CRM]);
     const c = read.value;
     const body = html`<div class="card"><h1 id="company-name">${c.name}</h1>
 <dl class="facts"><dt>Industry</dt><dd>${c.industry ?? '—'}</dd><dt>Stage</dt><dd>${stage(c.stage)}</dd><dt>Domains</dt><dd>${c.domains.join(', ') || '—'}</dd></dl>
 <h2>Description</h2>${renderRichText(c.description)}
 <h2>Contacts</h2>${c.contacts.length ? contactsTable(c.contacts, 'company-contacts') : emptyState('company-contacts-none', 'No contacts.')}</div>`;
-    return sendMemberPage(request, reply, deps, session, { title: c.name, body, section: 'crm', crumbs: [CRM, { label: 'Companies', href: '/crm#companies' }, { label: c.name }] });
+    return sendMemberPage(request, reply, deps, session, {
+      title: c.name,
+      body,
+      section: 'crm',
+      crumbs: [CRM, { label: 'Companies', href: '/crm#companies' }, { label: c.name }],
+    });
   });
 }

@@ -26,12 +26,17 @@ export function knowledgeTrashRoutes(app: FastifyInstance, deps: PagesDeps): voi
       const ctx = await readContext(deps, session, request.id, request.log);
       const bin = await trash(ctx, space);
       const restore = (id: string, title: string) =>
-        form(session, `/knowledge/${bin.space}/trash/${id}/restore`, button('Restore', { label: `Restore ${title}` }), { plain: true, className: 'inline' });
+        form(session, `/knowledge/${bin.space}/trash/${id}/restore`, button('Restore', { label: `Restore ${title}` }), {
+          plain: true,
+          className: 'inline',
+        });
       const body = html`<div class="card"><h1>Trash of ${bin.name}</h1>
 ${
   bin.pages.length
     ? html`<table class="stack"><thead><tr><th scope="col">Page</th><th scope="col">Deleted</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${bin.pages.map(
-        (p) => html`<tr data-slug="${p.slug}"><td data-label="Page">${p.title} <span class="muted">${p.slug}</span></td><td class="muted" data-label="Deleted">${shownTime(p.edited_at, session.timezone)}</td>
+        (
+          p,
+        ) => html`<tr data-slug="${p.slug}"><td data-label="Page">${p.title} <span class="muted">${p.slug}</span></td><td class="muted" data-label="Deleted">${shownTime(p.edited_at, session.timezone)}</td>
 <td>${restore(p.id, p.title)}</td></tr>`,
       )}</tbody></table>`
     : emptyState('empty', 'The trash is empty.', 'A deleted page waits here until a manager of the space restores it.')
@@ -40,10 +45,17 @@ ${
         title: `Trash of ${bin.name}`,
         body,
         section: 'knowledge',
-        crumbs: [{ label: 'Knowledge base', href: '/knowledge' }, { label: bin.name, href: `/knowledge#space-${bin.space}` }, { label: 'Trash' }],
+        crumbs: [
+          { label: 'Knowledge base', href: '/knowledge' },
+          { label: bin.name, href: `/knowledge#space-${bin.space}` },
+          { label: 'Trash' },
+        ],
       });
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return memberErrorPage(reply, deps, session, error.status === 403 ? 403 : 404, error.message, [{ label: 'Knowledge base', href: '/knowledge' }]);
+      if (error instanceof ApiError && error.status < 500)
+        return memberErrorPage(reply, deps, session, error.status === 403 ? 403 : 404, error.message, [
+          { label: 'Knowledge base', href: '/knowledge' },
+        ]);
       throw error;
     }
   });

@@ -15,7 +15,13 @@ const HEARTBEAT_MS = 25_000;
 /** Which changes a stream passes on: those of one ticket, or of a board's projects; `me` and `notifications` only count. */
 type Interest = (event: ChangeEvent) => boolean;
 
-async function interestIn(topic: string, deps: WebDeps, session: Session, requestId: string, log: Parameters<typeof readContext>[3]): Promise<Interest | null> {
+async function interestIn(
+  topic: string,
+  deps: WebDeps,
+  session: Session,
+  requestId: string,
+  log: Parameters<typeof readContext>[3],
+): Promise<Interest | null> {
   if (topic === 'me') return () => false;
   if (topic === 'notifications') return null;
   const ctx = await readContext(deps, session, requestId, log);
@@ -65,7 +71,8 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
     }
     // a node without a connection to LISTEN on: the page stops asking (an event stream answered 503 is not retried)
     if (deps.liveEvents.off) return refuse(reply, 503, 'Live updates are off on this node.');
-    if ((open.get(session.memberId) ?? 0) >= STREAMS_PER_MEMBER) return refuse(reply, 429, `At most ${STREAMS_PER_MEMBER} pages may listen at once.`);
+    if ((open.get(session.memberId) ?? 0) >= STREAMS_PER_MEMBER)
+      return refuse(reply, 429, `At most ${STREAMS_PER_MEMBER} pages may listen at once.`);
     open.set(session.memberId, (open.get(session.memberId) ?? 0) + 1);
 
     reply.hijack();
@@ -82,21 +89,23 @@ export function eventRoutes(app: FastifyInstance, deps: PagesDeps): void {
     let checking = Promise.resolve();
     const onEvent = (event: ChangeEvent) => {
       // one check at a time per stream, in order; the streams share one query per change
-      checking = checking.then(async () => {
-        if (raw.destroyed) return;
-        const about = interest?.(event) ? { entityType: event.entityType, entityId: event.entityId } : null;
-        const now = await check(session.memberId, about);
-        if (now.unread !== unread) {
-          unread = now.unread;
-          raw.write(`event: unread\ndata: ${now.unread}\n\n`);
-          if (interest === null) raw.write(`event: change\ndata: notifications\n\n`);
-        }
-        // told only of a ticket the member may see now; a board's change names no ticket at all
-        if (about && now.visible) {
-          const key = topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null;
-          raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key })}\n\n`);
-        }
-      }).catch((error: unknown) => request.log.warn({ err: error }, 'a live event could not be checked'));
+      checking = checking
+        .then(async () => {
+          if (raw.destroyed) return;
+          const about = interest?.(event) ? { entityType: event.entityType, entityId: event.entityId } : null;
+          const now = await check(session.memberId, about);
+          if (now.unread !== unread) {
+            unread = now.unread;
+            raw.write(`event: unread\ndata: ${now.unread}\n\n`);
+            if (interest === null) raw.write(`event: change\ndata: notifications\n\n`);
+          }
+          // told only of a ticket the member may see now; a board's change names no ticket at all
+          if (about && now.visible) {
+            const key = topic.startsWith('ticket:') ? (event.ticket?.key ?? null) : null;
+            raw.write(`event: change\ndata: ${JSON.stringify({ kind: event.kind, key })}\n\n`);
+          }
+        })
+        .catch((error: unknown) => request.log.warn({ err: error }, 'a live event could not be checked'));
     };
     const heartbeat = setInterval(() => raw.write(': still here\n\n'), HEARTBEAT_MS);
     heartbeat.unref();

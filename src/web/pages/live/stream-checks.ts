@@ -56,9 +56,7 @@ export function batchedStreamChecks(db: Kysely<DB>): StreamChecker {
           end as visible
         from a join counts c on c.member_id = a.member_id
       `.execute(db);
-      const answers = new Map(
-        rows.map((row) => [row.i, { unread: Number(row.unread), visible: row.visible === true }]),
-      );
+      const answers = new Map(rows.map((row) => [row.i, { unread: Number(row.unread), visible: row.visible === true }]));
       asks.forEach((ask, i) => ask.waiting.resolve(answers.get(i) ?? { unread: 0, visible: false }));
     } catch (error) {
       for (const ask of asks) ask.waiting.reject(error);

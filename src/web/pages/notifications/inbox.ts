@@ -10,11 +10,18 @@ import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
 
 function row(session: Session, entry: InboxEntry): Html {
-  const by = entry.by ? html`${entry.by}${entry.via ? html` <span class="muted">through ${entry.via}</span>` : ''}` : html`<span class="muted">Atrium</span>`;
-  const markRead = form(session, `/notifications/${entry.id}/read`, button('Mark read', { kind: 'secondary', label: `Mark read: ${entry.headline}` }), {
-    className: 'inline',
-    target: 'closest tr',
-  });
+  const by = entry.by
+    ? html`${entry.by}${entry.via ? html` <span class="muted">through ${entry.via}</span>` : ''}`
+    : html`<span class="muted">Atrium</span>`;
+  const markRead = form(
+    session,
+    `/notifications/${entry.id}/read`,
+    button('Mark read', { kind: 'secondary', label: `Mark read: ${entry.headline}` }),
+    {
+      className: 'inline',
+      target: 'closest tr',
+    },
+  );
   return html`<tr class="${entry.read ? 'read' : 'unread'}" data-id="${entry.id}">
 <td>${entry.read ? html`<span class="visually-hidden">read</span>` : html`<span class="count">new</span>`}</td>
 <td data-label="What">${entry.link ? html`<a href="${new URL(entry.link).pathname}">${entry.headline}</a>` : entry.headline}${entry.detail ? html`<br><span class="muted">${entry.detail}</span>` : ''}${
@@ -31,8 +38,14 @@ function inboxCard(session: Session, entries: readonly InboxEntry[]): Html {
     ? html`<table class="stack"><caption class="visually-hidden">Your notifications, unread first</caption><thead><tr><th scope="col"><span class="visually-hidden">State</span></th><th scope="col">What</th><th scope="col">By</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${entries.map(
         (e) => row(session, e),
       )}</tbody></table>`
-    : emptyState('empty', 'Nothing yet.', 'You are told here when a ticket you watch changes, when someone mentions you, and when a reminder comes due.');
-  const markAll = unread ? form(session, '/notifications/read-all', button('Mark all read', { kind: 'secondary' }), { target: '#inbox' }) : '';
+    : emptyState(
+        'empty',
+        'Nothing yet.',
+        'You are told here when a ticket you watch changes, when someone mentions you, and when a reminder comes due.',
+      );
+  const markAll = unread
+    ? form(session, '/notifications/read-all', button('Mark all read', { kind: 'secondary' }), { target: '#inbox' })
+    : '';
   return html`<div class="card" id="inbox"><h1>Notifications</h1>${markAll}${list}</div>`;
 }
 
@@ -63,7 +76,8 @@ export function notificationRoutes(app: FastifyInstance, deps: PagesDeps): void 
     });
   });
 
-  const entryOf = async (post: PagePost, id: string) => (await inbox(deps.db, post.session.memberId, deps.publicUrl)).find((e) => e.id === id);
+  const entryOf = async (post: PagePost, id: string) =>
+    (await inbox(deps.db, post.session.memberId, deps.publicUrl)).find((e) => e.id === id);
 
   app.post('/notifications/:id/read', async (request, reply) => {
     const post = await acceptPost(request, reply, deps);

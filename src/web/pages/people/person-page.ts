@@ -27,6 +27,10 @@ export function personRoutes(app: FastifyInstance, deps: WebDeps): void {
     const body = html`<div class="card"><h1 id="person-name">${person.name}</h1>
 <h2>Open tickets assigned to ${person.id === session.memberId ? 'you' : person.name}</h2>
 ${ticketList(open, 'assigned', 'None that you can see.', false)}</div>`;
-    return sendMemberPage(request, reply, deps, session, { title: person.name, body, crumbs: [{ label: 'People' }, { label: person.name }] });
+    return sendMemberPage(request, reply, deps, session, {
+      title: person.name,
+      body,
+      crumbs: [{ label: 'People' }, { label: person.name }],
+    });
   });
 }

@@ -36,7 +36,11 @@ ${ticketList(assigned, 'assigned', 'No open tickets are assigned to you.', false
 ${
   projects.length
     ? html`<ul class="tickets" id="projects">${projects.map((p) => html`<li>${projectLink(p.key, `${p.key} · ${p.name}`)} <span class="muted">${p.kind}${p.description ? ` · ${p.description}` : ''}</span></li>`)}</ul>`
-    : emptyState('projects-none', 'You are in no project yet.', 'An administrator adds you to one; its tickets and boards then appear here.')
+    : emptyState(
+        'projects-none',
+        'You are in no project yet.',
+        'An administrator adds you to one; its tickets and boards then appear here.',
+      )
 }</div>
 ${
   ctx.settings.modules.boards

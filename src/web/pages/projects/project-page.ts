@@ -32,9 +32,15 @@ export function projectRoutes(app: FastifyInstance, deps: WebDeps): void {
 <p class="muted">${project.kind} project</p><p>${linkButton('Create a ticket here', `/tickets/new?project=${encodeURIComponent(project.key)}`)}</p>${project.description ? html`<p>${project.description}</p>` : ''}
 ${mine.length ? html`<p>Boards: ${mine.map((b, i) => html`${i ? ', ' : ''}${boardLink(b.number, b.name)}`)}</p>` : ''}</div>
 <div class="card"><h2>Open tickets</h2>${ticketList(open, 'open-tickets', 'No open tickets.')}</div>`;
-      return sendMemberPage(request, reply, deps, session, { title: `${project.key} ${project.name}`, body, section: 'home', crumbs: [{ label: project.key }] });
+      return sendMemberPage(request, reply, deps, session, {
+        title: `${project.key} ${project.name}`,
+        body,
+        section: 'home',
+        crumbs: [{ label: project.key }],
+      });
     } catch (error) {
-      if (error instanceof ApiError && [403, 404, 422].includes(error.status)) return memberErrorPage(reply, deps, session, 404, error.message);
+      if (error instanceof ApiError && [403, 404, 422].includes(error.status))
+        return memberErrorPage(reply, deps, session, 404, error.message);
       throw error;
     }
   });

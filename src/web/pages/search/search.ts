@@ -59,7 +59,9 @@ export function searchRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/search', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    const q = String((request.query as { q?: unknown }).q ?? '').trim().slice(0, 500);
+    const q = String((request.query as { q?: unknown }).q ?? '')
+      .trim()
+      .slice(0, 500);
     const crumbs = [{ label: 'Search' }];
     if (!q) {
       const body = html`<div class="card"><h1>Search</h1>${emptyState('search-empty', 'Type words in the search box at the top of the page.', 'Tickets, knowledge pages and — if you work with the CRM — contacts are searched.')}</div>`;
@@ -67,9 +69,39 @@ export function searchRoutes(app: FastifyInstance, deps: PagesDeps): void {
     }
     const found = await searchEverything(deps, request, session, q, SHOWN);
     const body = html`<div class="card"><h1>Search for “${q}”</h1></div>
-${section('Tickets', 'found-tickets', found.tickets.map((t) => html`<a href="${ticketHref(t.key)}">${t.key}</a> ${t.summary} <span class="muted">${t.status?.name ?? ''}</span>`), 'No ticket you can see matches.')}
-${found.usable.has('knowledge') ? section('Knowledge pages', 'found-pages', found.pages.map((p) => html`<a href="${pageHref(p.space, p.slug)}">${p.title}</a> <span class="muted">${p.space}</span>${p.passage ? html`<br><span class="muted">${p.passage}</span>` : ''}`), 'No page you may read matches.') : ''}
-${found.usable.has('crm') ? section('Contacts', 'found-contacts', found.contacts.map((c) => html`<a href="${contactHref(c.id)}">${c.name}</a>${c.company ? html` <span class="muted">${c.company.name}</span>` : ''}`), 'No contact matches.') : ''}`;
+${section(
+  'Tickets',
+  'found-tickets',
+  found.tickets.map(
+    (t) => html`<a href="${ticketHref(t.key)}">${t.key}</a> ${t.summary} <span class="muted">${t.status?.name ?? ''}</span>`,
+  ),
+  'No ticket you can see matches.',
+)}
+${
+  found.usable.has('knowledge')
+    ? section(
+        'Knowledge pages',
+        'found-pages',
+        found.pages.map(
+          (p) =>
+            html`<a href="${pageHref(p.space, p.slug)}">${p.title}</a> <span class="muted">${p.space}</span>${p.passage ? html`<br><span class="muted">${p.passage}</span>` : ''}`,
+        ),
+        'No page you may read matches.',
+      )
+    : ''
+}
+${
+  found.usable.has('crm')
+    ? section(
+        'Contacts',
+        'found-contacts',
+        found.contacts.map(
+          (c) => html`<a href="${contactHref(c.id)}">${c.name}</a>${c.company ? html` <span class="muted">${c.company.name}</span>` : ''}`,
+        ),
+        'No contact matches.',
+      )
+    : ''
+}`;
     return sendMemberPage(request, reply, deps, session, { title: `Search for ${q}`, body, crumbs, query: q });
   });
 
@@ -77,16 +109,20 @@ ${found.usable.has('crm') ? section('Contacts', 'found-contacts', found.contacts
   app.get('/palette', async (request, reply) => {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
-    const q = String((request.query as { q?: unknown }).q ?? '').trim().slice(0, 200);
+    const q = String((request.query as { q?: unknown }).q ?? '')
+      .trim()
+      .slice(0, 200);
     const items: Html[] = [];
-    const item = (kind: string, href: string, label: Html | string) => items.push(html`<li><a href="${href}"><span class="kind">${kind}</span> ${label}</a></li>`);
+    const item = (kind: string, href: string, label: Html | string) =>
+      items.push(html`<li><a href="${href}"><span class="kind">${kind}</span> ${label}</a></li>`);
     if (q) {
       const found = await searchEverything(deps, request, session, q, IN_PALETTE);
       for (const t of found.tickets) item('Ticket', ticketHref(t.key), `${t.key} ${t.summary}`);
       if (found.usable.has('boards')) {
         const words = q.toLowerCase();
         const boards = await listBoards(await readContext(deps, session, request.id, request.log));
-        for (const b of boards.filter((b) => b.name.toLowerCase().includes(words) || String(b.number) === words).slice(0, IN_PALETTE)) item('Board', boardHref(b.number), b.name);
+        for (const b of boards.filter((b) => b.name.toLowerCase().includes(words) || String(b.number) === words).slice(0, IN_PALETTE))
+          item('Board', boardHref(b.number), b.name);
       }
       for (const p of found.pages) item('Page', pageHref(p.space, p.slug), p.title);
       const like = q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);

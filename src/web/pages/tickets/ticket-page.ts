@@ -28,7 +28,8 @@ function watchForm(session: Session, key: string, watching: boolean): Html {
 }
 
 type Shown = Html | string | null | undefined;
-const fact = (label: string, value: Shown, id?: string) => html`<dt>${label}</dt><dd${id ? html` id="${id}"` : ''}>${value === null || value === undefined || value === '' ? '—' : value}</dd>`;
+const fact = (label: string, value: Shown, id?: string) =>
+  html`<dt>${label}</dt><dd${id ? html` id="${id}"` : ''}>${value === null || value === undefined || value === '' ? '—' : value}</dd>`;
 const list = (values: readonly string[]) => (values.length ? values.join(', ') : null);
 const seconds = (value: number | null) => (value === null ? null : formatDuration(value));
 
@@ -45,8 +46,8 @@ ${fact('Parent', ticket.parent ? ticketLink(ticket.parent) : null, 'parent')}${f
 ${ticket.security_level ? fact('Security level', ticket.security_level) : ''}
 ${fact('Created', shownTime(ticket.created_at, zone))}${ticket.resolved_at ? fact('Resolved', shownTime(ticket.resolved_at, zone)) : ''}
 ${ticket.original_estimate_seconds !== null ? fact('Original estimate', seconds(ticket.original_estimate_seconds)) : ''}${
-    ticket.remaining_estimate_seconds !== null ? fact('Remaining estimate', seconds(ticket.remaining_estimate_seconds)) : ''
-  }${ticket.time_spent_seconds ? fact('Time spent', seconds(ticket.time_spent_seconds), 'time-spent') : ''}
+  ticket.remaining_estimate_seconds !== null ? fact('Remaining estimate', seconds(ticket.remaining_estimate_seconds)) : ''
+}${ticket.time_spent_seconds ? fact('Time spent', seconds(ticket.time_spent_seconds), 'time-spent') : ''}
 ${custom.map(([key, value]) => fact(fieldLabel(key), value, `field-${key}`))}
 </dl>`;
 }
@@ -62,14 +63,18 @@ ${ticket.subtasks.length ? html`<h2>Sub-tasks</h2><ul id="subtasks">${ticket.sub
 <h2>Comments</h2>
 <div id="comments">${
     ticket.comments.length
-      ? ticket.comments.map((c) => html`<div class="comment"><p><strong>${personLink(c.author, 'Someone')}</strong> <span class="muted">${shownTime(c.created_at, zone)}</span></p>${renderRichText(c.body, keys)}</div>`)
+      ? ticket.comments.map(
+          (c) =>
+            html`<div class="comment"><p><strong>${personLink(c.author, 'Someone')}</strong> <span class="muted">${shownTime(c.created_at, zone)}</span></p>${renderRichText(c.body, keys)}</div>`,
+        )
       : html`<p class="muted">No comments.</p>`
   }</div>
 <h2>Work logged</h2>
 <div id="worklogs">${
     ticket.worklogs.length
       ? ticket.worklogs.map(
-          (w) => html`<div class="worklog"><p><strong>${personLink(w.author, 'Someone')}</strong> logged <strong>${w.time_spent}</strong> <span class="muted">started ${shownTime(w.started_at, zone)}</span></p>${w.body ? renderRichText(w.body, keys) : ''}</div>`,
+          (w) =>
+            html`<div class="worklog"><p><strong>${personLink(w.author, 'Someone')}</strong> logged <strong>${w.time_spent}</strong> <span class="muted">started ${shownTime(w.started_at, zone)}</span></p>${w.body ? renderRichText(w.body, keys) : ''}</div>`,
         )
       : html`<p class="muted">No work logged.</p>`
   }</div>
@@ -96,7 +101,10 @@ export function ticketRoutes(app: FastifyInstance, deps: PagesDeps): void {
         body: ticketBody(ticket, watchForm(session, ticket.key, watching), keys, session.timezone),
         live: `ticket:${ticket.key}`,
         section: 'home',
-        crumbs: [...(ticket.project ? [{ label: ticket.project, href: `/projects/${encodeURIComponent(ticket.project)}` }] : []), { label: ticket.key }],
+        crumbs: [
+          ...(ticket.project ? [{ label: ticket.project, href: `/projects/${encodeURIComponent(ticket.project)}` }] : []),
+          { label: ticket.key },
+        ],
       });
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 422)) {
@@ -119,7 +127,10 @@ export function watchRoutes(app: FastifyInstance, deps: PagesDeps): void {
       const shown = outcome.value.key;
       return answerDone(reply, deps, post, {
         to: ticketHref(shown),
-        flash: { kind: 'success', text: watching ? `You now watch ${shown}: you are told of its changes.` : `You no longer watch ${shown}.` },
+        flash: {
+          kind: 'success',
+          text: watching ? `You now watch ${shown}: you are told of its changes.` : `You no longer watch ${shown}.`,
+        },
         fragment: () => watchForm(post.session, shown, watching),
       });
     });

@@ -18,7 +18,9 @@ export function timeRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const session = await requireSession(request, reply, deps);
     if (!session) return reply;
     if (!(await moduleOpen(reply, deps, session, 'time'))) return reply;
-    const listed = await runAsMember<ActivityList>(deps, { request, session }, 'list_activities', { query: { member: 'me', limit: String(SHOWN) } });
+    const listed = await runAsMember<ActivityList>(deps, { request, session }, 'list_activities', {
+      query: { member: 'me', limit: String(SHOWN) },
+    });
     if (!listed.ok) return memberErrorPage(reply, deps, session, listed.error.status, listed.error.message);
     const { activities } = listed.value;
     const body = html`<div class="card"><h1>Time</h1><h2>Your recent activities</h2>${
@@ -28,12 +30,19 @@ export function timeRoutes(app: FastifyInstance, deps: PagesDeps): void {
               { header: 'Started', cell: (a) => shownTime(a.started_at, session.timezone) },
               { header: 'What', cell: (a) => a.description ?? html`<span class="muted">No description</span>` },
               { header: 'Time', cell: (a) => (a.running ? html`<strong>running</strong>` : a.time_spent) },
-              { header: 'On', cell: (a) => (a.ticket ? ticketLink(a.ticket.key) : a.project ? projectLink(a.project.key) : (a.customer?.name ?? '—')) },
+              {
+                header: 'On',
+                cell: (a) => (a.ticket ? ticketLink(a.ticket.key) : a.project ? projectLink(a.project.key) : (a.customer?.name ?? '—')),
+              },
             ],
             activities,
             { id: 'activities', caption: 'Your recent activities, newest first' },
           )
-        : emptyState('activities-none', 'You have tracked no time yet.', 'A timer started or time logged through an agent or the API shows here.')
+        : emptyState(
+            'activities-none',
+            'You have tracked no time yet.',
+            'A timer started or time logged through an agent or the API shows here.',
+          )
     }</div>`;
     return sendMemberPage(request, reply, deps, session, { title: 'Time', body, section: 'time', crumbs: [{ label: 'Time' }] });
   });
