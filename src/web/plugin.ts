@@ -8,6 +8,7 @@ import { adminAuditRoutes } from './pages/admin/audit.ts';
 import { adminSettingsRoutes } from './pages/admin/settings.ts';
 import { activityRoutes } from './pages/agents/activity.ts';
 import { agentsRoutes } from './pages/agents/tokens.ts';
+import { boardAdminRoutes } from './pages/boards/admin/routes.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
@@ -47,9 +48,10 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   ticketRoutes(app, deps);
   watchRoutes(app, deps);
   newTicketRoutes(app, deps);
-  // boards: the list and a board
+  // boards: the list, a board, its settings and sprint reports
   boardListRoutes(app, deps);
   boardRoutes(app, deps);
+  boardAdminRoutes(app, deps);
   // knowledge base: spaces, pages and a space's trash
   knowledgeRoutes(app, deps);
   knowledgeTrashRoutes(app, deps);

@@ -1,9 +1,10 @@
 import type { Generated } from 'kysely';
 
-// Row types of migration 0004-boards as Kysely sees them; timestamps come back as text.
+// Row types of migration 0004-boards (and 0035's swimlanes) as Kysely sees them; timestamps come back as text.
 
 export type BoardKind = 'scrum' | 'kanban';
 export type SprintState = 'future' | 'active' | 'closed';
+export type Swimlanes = 'none' | 'assignee' | 'parent' | 'priority';
 
 export interface BoardsTable {
   id: Generated<string>;
@@ -13,6 +14,8 @@ export interface BoardsTable {
   owner_id: string | null;
   all_projects: Generated<boolean>;
   done_retention_days: number | null;
+  /** How the board's page groups cards into rows (migration 0035). */
+  swimlanes: Generated<Swimlanes>;
   created_at: Generated<string>;
 }
 

@@ -37,6 +37,11 @@ export const BoardEntry = Type.Object(
       description: 'project keys the board draws from, or `all` for every project',
     }),
     columns: Type.Array(BoardColumnEntry, { minItems: 1, description: 'left to right' }),
+    swimlanes: Type.Optional(
+      StringEnum(['none', 'assignee', 'parent', 'priority'], {
+        description: "the rows the board's page groups cards into; left out: as it is (`none` for a new board)",
+      }),
+    ),
     done_retention_days: Type.Optional(
       Nullable(Type.Integer({ minimum: 0, description: 'done tickets done for longer leave the board view; null (default) keeps them' })),
     ),
