@@ -11,6 +11,7 @@ import { agentsRoutes } from './pages/agents/tokens.ts';
 import { boardAdminRoutes } from './pages/boards/admin/routes.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
+import { sprintReportRoutes } from './pages/boards/sprint-report.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
 import { knowledgeRoutes } from './pages/knowledge/landing.ts';
 import { knowledgeTrashRoutes } from './pages/knowledge/trash.ts';
@@ -52,6 +53,7 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   boardListRoutes(app, deps);
   boardRoutes(app, deps);
   boardAdminRoutes(app, deps);
+  sprintReportRoutes(app, deps);
   // knowledge base: spaces, pages and a space's trash
   knowledgeRoutes(app, deps);
   knowledgeTrashRoutes(app, deps);

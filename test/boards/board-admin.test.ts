@@ -205,7 +205,7 @@ describe('a board created and changed on its pages is what the API shows, and ea
 });
 
 describe('board administration is web-only: absent from the OpenAPI document and MCP tools/list', () => {
-  const names = ['get_board_settings', 'create_board', 'update_board', 'delete_board'];
+  const names = ['get_board_settings', 'create_board', 'update_board', 'delete_board', 'get_sprint_report'];
 
   it('is declared for the web door, and neither the OpenAPI document nor tools/list for an administrator names it', async () => {
     expect(registry.webOnly.map((op) => op.name)).toEqual(expect.arrayContaining(names));

@@ -72,3 +72,61 @@ describe('a project lead creates a scrum board with its own columns and a swimla
     await context.close();
   });
 });
+
+/** A sprint run through the API on board 1: two tickets planned, one added after the start, one done. */
+async function runSprint(name: string) {
+  const key = async (summary: string) => {
+    const created = await api('POST', '/tickets', { project: 'CORE', summary });
+    expect(created.status).toBe(201);
+    return created.json.key as string;
+  };
+  const [done, open, late] = [await key(`${name}: done`), await key(`${name}: left open`), await key(`${name}: added late`)];
+  const active = (await api('GET', '/boards/1/sprints')).json.sprints.find((s: { state: string }) => s.state === 'active');
+  if (active) expect((await api('POST', `/boards/1/sprints/${active.id}/complete`, {})).status).toBe(200);
+  const sprint = await api('POST', '/boards/1/sprints', { name });
+  expect(sprint.status).toBe(201);
+  const id = sprint.json.id as string;
+  for (const ticket of [done, open]) expect((await api('POST', '/boards/1/backlog/moves', { key: ticket, sprint: id })).status).toBe(200);
+  const end = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  expect((await api('POST', `/boards/1/sprints/${id}/start`, { end_date: end })).status).toBe(200);
+  expect((await api('POST', '/boards/1/backlog/moves', { key: late, sprint: id })).status).toBe(200);
+  expect((await api('POST', `/tickets/${done}/transitions`, { transition: 'Close', resolution: 'Fixed' })).status).toBe(200);
+  const completed = await api('POST', `/boards/1/sprints/${id}/complete`, {});
+  expect(completed.status).toBe(200);
+  return { id, done, open, late, moved: completed.json.moved as string[] };
+}
+
+describe("a member reads a closed sprint's report in the browser: burndown with its table, completed and not, scope added", () => {
+  it('shows what the API did to the sprint: the done ticket completed, those moved out not completed, the late one added', async () => {
+    const run = await runSprint('Report sprint');
+    expect(run.moved.sort()).toEqual([run.open, run.late].sort());
+    const { context, page, problems } = await logIn(browser, service.url, 'lee@example.com', 'lee-password', '/boards/1?sprint=none');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.getByRole('link', { name: 'Report of Report sprint' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Report of Report sprint' }).count()).toBe(1);
+    await expectAccessible(page, 'sprint report');
+    expect(await page.locator('#sprint-summary').textContent()).toBe(
+      '2 tickets when it started; 1 completed, 2 not completed, 1 added after the start, 0 removed.',
+    );
+    expect(await page.getByRole('img', { name: /^Burndown: tickets not done by day/ }).count()).toBe(1);
+    const rows = page.getByRole('table', { name: /^Burndown by day/ }).getByRole('row');
+    // the header, then the start's day: two tickets planned and the late one, of which one was done
+    expect(await rows.nth(1).getByRole('cell').nth(1).textContent()).toBe('2');
+    const keysIn = (id: string) => page.locator(`#${id}`).getByRole('link').allTextContents();
+    expect(await keysIn('completed')).toEqual([run.done]);
+    expect((await keysIn('not-completed')).sort()).toEqual(run.moved.sort());
+    expect(await keysIn('added')).toEqual([run.late]);
+
+    // the API witnesses the same sprint: closed, the done ticket still in it
+    const sprints = await api('GET', '/boards/1/sprints');
+    expect(sprints.json.sprints.find((s: { id: string }) => s.id === run.id).state).toBe('closed');
+    const board = await api('GET', `/boards/1?sprint=${run.id}`);
+    expect(board.json.columns.flatMap((c: { tickets: { key: string }[] }) => c.tickets.map((t) => t.key))).toEqual([run.done]);
+
+    await page.getByRole('link', { name: 'Remaining estimate' }).click();
+    await expect.poll(() => page.getByRole('img', { name: /^Burndown: remaining estimate by day/ }).count()).toBe(1);
+    await expectAccessible(page, 'sprint report by estimate');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,7 +1,9 @@
 import { defineOperation } from '../../core/operation.ts';
 import { createBoard, deleteBoard, getBoardSettings, updateBoard } from './admin.ts';
 import { BoardSettings, BoardSettingsBody, DeletedBoard } from './admin-schemas.ts';
-import { BoardParams } from './schemas.ts';
+import { BoardParams, SprintParams } from './schemas.ts';
+import { sprintReport } from './sprint-report.ts';
+import { SprintReport } from './sprint-report-schema.ts';
 
 // Creating, changing and deleting boards, their columns and swimlanes: not in the API (spec 1),
 // done on the board's settings page. Operations for the web door only.
@@ -64,4 +66,25 @@ export const deleteBoardOperation = defineOperation({
   handler: (ctx, input) => deleteBoard(ctx, input.number),
 });
 
-export const boardAdminOperations = [getBoardSettingsOperation, createBoardOperation, updateBoardOperation, deleteBoardOperation];
+// Sprint reports: not in the API either (spec 1).
+export const getSprintReportOperation = defineOperation({
+  name: 'get_sprint_report',
+  doors: 'web',
+  module: 'sprints',
+  access: 'read',
+  summary: "Read a sprint's report",
+  description:
+    'For an active or closed sprint: the burndown by day (tickets not done, their remaining estimate), the tickets completed and not, those added after the start and removed while it ran.',
+  params: SprintParams,
+  response: SprintReport,
+  errors: ['not_found', 'no_such_sprint', 'wrong_state'],
+  handler: (ctx, input) => sprintReport(ctx, input.number, input.sprint),
+});
+
+export const boardAdminOperations = [
+  getBoardSettingsOperation,
+  createBoardOperation,
+  updateBoardOperation,
+  deleteBoardOperation,
+  getSprintReportOperation,
+];

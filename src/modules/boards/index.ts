@@ -19,3 +19,4 @@ export { Board, BoardDetail, SprintList } from './schemas.ts';
 export { mayAdministerBoard } from './admin.ts';
 export { BoardSettings } from './admin-schemas.ts';
 export { swimlaneSource, type SwimlaneSource } from './swimlanes.ts';
+export { SprintReport } from './sprint-report-schema.ts';
