@@ -135,6 +135,13 @@ describe('a mistake in the settings is refused with 422 at its field, what was t
     expect(word.text).toMatch(/id="field-column-0-max-error">/);
   });
 
+  it('says a quick filter that matches nothing in particular at its name', async () => {
+    const browser = await loggedIn('lee');
+    const refused = await postSettings(browser, 1, { 'quick-count': '0', 'quick-new-name': 'Everything' });
+    expect(refused.status).toBe(422);
+    expect(decodeEntities(refused.text)).toMatch(/id="field-quick-new-name-error">A quick filter needs an assignee, a label or a type/);
+  });
+
   it('says an unknown project at the projects field when creating', async () => {
     const browser = await loggedIn('lee');
     const csrf = formFields((await browser.get('/boards/new')).text, '/boards/new').csrf!;

@@ -68,6 +68,25 @@ describe('a project lead creates a scrum board with its own columns and a swimla
     await expect.poll(() => page.getByRole('heading', { name: /^Assignee: Lee Lead/ }).count()).toBe(1);
     await expectAccessible(page, 'board page with swimlanes');
     expect(await page.getByRole('link', { name: 'Board settings' }).count()).toBe(1);
+
+    // a quick filter: only the cards of the member looking
+    expect((await api('POST', '/tickets', { project: 'CORE', summary: 'Nobody’s card' })).status).toBe(201);
+    await page.getByRole('link', { name: 'Board settings' }).click();
+    await page.getByLabel('Name of the new quick filter').fill('Mine');
+    await page.getByLabel('Assignee of the new quick filter').selectOption('me');
+    await page.getByRole('button', { name: 'Save board' }).click();
+    await expect.poll(() => page.getByText('Saved the board.').count()).toBe(1);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Team scrum' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: /^Assignee: Unassigned/ }).count()).toBe(1);
+    await page.getByRole('navigation', { name: 'Quick filters' }).getByRole('link', { name: 'Mine' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: /^Assignee: Unassigned/ }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: /^Assignee: Lee Lead/ }).count()).toBe(1);
+    await expectAccessible(page, 'board page with a quick filter on');
+    // the filter narrows the page, not the board: the API still shows both cards
+    const cards = (await api('GET', `/boards/${number}`)).json.columns.flatMap((c: { tickets: { summary: string }[] }) =>
+      c.tickets.map((t) => t.summary),
+    );
+    expect(cards.sort()).toEqual(['Card in a lane', 'Nobody’s card']);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -15,6 +15,13 @@ const ColumnSettings = Type.Object({
   max: Type.Optional(Nullable(Type.Integer({ minimum: 0, description: 'work-in-progress maximum: shown, not enforced' }))),
 });
 
+const QuickFilterSettings = Type.Object({
+  name: Type.String({ maxLength: 255 }),
+  assignee: Type.Optional(Nullable(StringEnum(['me', 'unassigned']))),
+  label: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  type: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+});
+
 export const BoardSettingsBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   kind: BoardKind,
@@ -26,6 +33,7 @@ export const BoardSettingsBody = Type.Object({
     }),
   ),
   swimlanes: Type.Optional(Swimlanes),
+  quick_filters: Type.Optional(Type.Array(QuickFilterSettings, { description: 'in the order the board page offers them' })),
 });
 export type BoardSettingsBody = Static<typeof BoardSettingsBody>;
 
@@ -36,6 +44,7 @@ export const BoardSettings = Type.Object({
   all_projects: Type.Boolean(),
   projects: Type.Array(Type.String(), { description: 'every project the board draws from' }),
   swimlanes: Swimlanes,
+  quick_filters: Type.Array(QuickFilterSettings),
   columns: Type.Array(
     Type.Object({
       index: Type.Integer(),

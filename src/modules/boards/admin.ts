@@ -20,6 +20,7 @@ function configOf(input: BoardSettingsBody, columns: BoardConfig['columns']): Bo
     projects: input.all_projects ? 'all' : (input.projects ?? []),
     columns: input.columns ?? columns,
     swimlanes: input.swimlanes,
+    quick_filters: input.quick_filters,
   };
 }
 
@@ -81,6 +82,7 @@ async function settingsOf(ctx: Context, row: BoardRow): Promise<BoardSettings> {
     all_projects: row.all_projects,
     projects: drawn.map((p) => p.key),
     swimlanes: row.swimlanes,
+    quick_filters: row.quick_filters,
     columns: columns.map((c) => ({ index: c.position, name: c.name, statuses: c.statuses, min: c.min_tickets, max: c.max_tickets })),
     statuses: names,
     unmapped_statuses: names.filter((name) => !mapped.has(normalizeName(name))),
@@ -95,6 +97,7 @@ function auditValues(settings: BoardSettings | null): Record<string, unknown> {
     kind: settings.kind,
     projects: settings.all_projects ? 'all' : settings.projects,
     swimlanes: settings.swimlanes,
+    quick_filters: settings.quick_filters.map((q) => q.name),
     columns: settings.columns.map((c) => {
       const limits = c.min === null && c.max === null ? '' : ` (${c.min ?? 0}–${c.max ?? '∞'})`;
       return `${c.name ?? `Column ${c.index + 1}`}: ${c.statuses.join(', ') || 'no status'}${limits}`;

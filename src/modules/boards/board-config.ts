@@ -1,6 +1,6 @@
 import { candidateList, normalizeKey, normalizeName } from '../../core/names.ts';
 import type { StoredRow, Writer } from '../../workspace/writer.ts';
-import type { BoardKind, Swimlanes } from './tables.ts';
+import type { BoardKind, QuickFilter, Swimlanes } from './tables.ts';
 
 /**
  * A board's configuration — name, kind, the projects it draws from, its columns and swimlanes —
@@ -14,6 +14,8 @@ export interface BoardConfig {
   columns: readonly ColumnConfig[];
   /** Left out: as stored (`none` for a new board). */
   swimlanes?: Swimlanes | undefined;
+  /** Left out: as stored (none for a new board). */
+  quick_filters?: readonly QuickFilter[] | undefined;
 }
 
 export interface ColumnConfig {
@@ -62,6 +64,24 @@ export function checkBoardConfig(config: BoardConfig, known: BoardVocabulary, re
     });
     if (column.min != null && column.max != null && column.min > column.max) refuse(['columns', c, 'min'], 'is above max');
   });
+  const names = new Set<string>();
+  (config.quick_filters ?? []).forEach((quick, q) => {
+    if (quick.name.trim() === '') refuse(['quick_filters', q, 'name'], 'must not be empty');
+    if (names.has(normalizeName(quick.name))) refuse(['quick_filters', q, 'name'], `quick filter "${quick.name.trim()}" is named twice`);
+    names.add(normalizeName(quick.name));
+    if (!quick.assignee && !quick.label?.trim() && !quick.type?.trim())
+      refuse(['quick_filters', q, 'name'], 'a quick filter needs an assignee, a label or a type to match');
+  });
+}
+
+/** Quick filters as stored: names and words trimmed, criteria not given left out. */
+function storedQuickFilters(filters: readonly QuickFilter[]): QuickFilter[] {
+  return filters.map((quick) => ({
+    name: quick.name.trim(),
+    ...(quick.assignee ? { assignee: quick.assignee } : {}),
+    ...(quick.label?.trim() ? { label: quick.label.trim() } : {}),
+    ...(quick.type?.trim() ? { type: quick.type.trim() } : {}),
+  }));
 }
 
 /** Columns other than the board's own row: the owner and retention, which only the workspace file sets. */
@@ -88,6 +108,7 @@ export async function writeBoardConfig(
     kind: config.kind,
     all_projects: config.projects === 'all',
     swimlanes: config.swimlanes,
+    quick_filters: config.quick_filters === undefined ? undefined : JSON.stringify(storedQuickFilters(config.quick_filters)),
     ...extras,
   });
   await writeProjects(writer, id, config.projects);

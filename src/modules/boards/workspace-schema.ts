@@ -42,6 +42,20 @@ export const BoardEntry = Type.Object(
         description: "the rows the board's page groups cards into; left out: as it is (`none` for a new board)",
       }),
     ),
+    quick_filters: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Name('unique on its board'),
+            assignee: Type.Optional(Nullable(StringEnum(['me', 'unassigned'], { description: 'the member looking, or nobody' }))),
+            label: Type.Optional(Nullable(Type.String({ description: 'a label the card carries' }))),
+            type: Type.Optional(Nullable(Type.String({ description: "the card's ticket type" }))),
+          },
+          Strict,
+        ),
+        { description: "what the board's page offers to narrow its cards, each matching every criterion given; left out: as they are" },
+      ),
+    ),
     done_retention_days: Type.Optional(
       Nullable(Type.Integer({ minimum: 0, description: 'done tickets done for longer leave the board view; null (default) keeps them' })),
     ),

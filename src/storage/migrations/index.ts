@@ -29,7 +29,7 @@ import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
 import * as auditFormsOrder from './0031-audit-forms-order.ts';
 import * as pageWords from './0032-page-words.ts';
 import * as searchDocumentsThatFit from './0033-search-documents-that-fit.ts';
-import * as boardSwimlanes from './0035-board-swimlanes.ts';
+import * as boardViews from './0035-board-views.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -63,5 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0031-audit-forms-order': auditFormsOrder,
   '0032-page-words': pageWords,
   '0033-search-documents-that-fit': searchDocumentsThatFit,
-  '0035-board-swimlanes': boardSwimlanes,
+  '0035-board-views': boardViews,
 };

@@ -71,7 +71,7 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
       const picker = html`${sprints.length ? sprintPicker(number, board, sprints) : ''}${await boardAdminLinks(ctx, board)}`;
       return sendMemberPage(request, reply, deps, session, {
         title: board.name,
-        body: boardBody(board, picker, await swimlaneView(ctx, board)),
+        body: boardBody(board, picker, await swimlaneView(ctx, board, request.query)),
         live: `board:${number}`,
         section: 'boards',
         crumbs: [{ label: 'Boards', href: '/boards' }, { label: board.name }],

@@ -32,6 +32,13 @@ export function settingsValues(settings: BoardSettings): FormValues {
     'column-count': String(settings.columns.length),
   };
   if (settings.all_projects) values.all_projects = 'on';
+  values['quick-count'] = String(settings.quick_filters.length);
+  settings.quick_filters.forEach((quick, q) => {
+    values[`quick-${q}-name`] = quick.name;
+    values[`quick-${q}-assignee`] = quick.assignee ?? '';
+    values[`quick-${q}-label`] = quick.label ?? '';
+    values[`quick-${q}-type`] = quick.type ?? '';
+  });
   for (const column of settings.columns) {
     values[`column-${column.index}-name`] = column.name ?? '';
     values[`column-${column.index}-statuses`] = column.statuses;
@@ -64,6 +71,15 @@ export function formRows(values: FormValues): Row[] {
   return rows;
 }
 
+const quickCount = (values: FormValues): number => Math.max(0, Math.min(100, Number(one(values, 'quick-count')) || 0));
+
+/** The quick filters a form sends: those not marked Remove, and the new one when it is named. */
+export function quickRows(values: FormValues): Row[] {
+  const rows: Row[] = Array.from({ length: quickCount(values) }, (_, i) => i).filter((i) => one(values, `quick-${i}-remove`) !== 'on');
+  if (one(values, 'quick-new-name') !== '') rows.push('new');
+  return rows;
+}
+
 /** The body of create_board or update_board from the form's fields, its columns in the order of `rows`. */
 export function settingsBody(values: FormValues, rows: readonly Row[] | null): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -77,6 +93,14 @@ export function settingsBody(values: FormValues, rows: readonly Row[] | null): R
   };
   const swimlanes = one(values, 'swimlanes');
   if (swimlanes !== '') body.swimlanes = swimlanes;
+  if (values['quick-count'] !== undefined) {
+    body.quick_filters = quickRows(values).map((row) => ({
+      name: one(values, `quick-${row}-name`),
+      assignee: one(values, `quick-${row}-assignee`) || null,
+      label: one(values, `quick-${row}-label`) || null,
+      type: one(values, `quick-${row}-type`) || null,
+    }));
+  }
   if (rows !== null) {
     body.columns = rows.map((row) => ({
       name: one(values, `column-${row}-name`) || null,
@@ -89,6 +113,7 @@ export function settingsBody(values: FormValues, rows: readonly Row[] | null): R
 }
 
 const POINTER = /^\/columns\/(\d+)\/(name|statuses|min|max)\b/;
+const QUICK_POINTER = /^\/quick_filters\/(\d+)\/(name|assignee|label|type)\b/;
 
 /** A refusal at its field: `/columns/2/min` is the min field of the form's row sent third. */
 export function refusedSettings(error: ApiError, values: FormValues, rows: readonly Row[]): FormState {
@@ -98,7 +123,40 @@ export function refusedSettings(error: ApiError, values: FormValues, rows: reado
     const reason = error.message.replace(/^[^:]*: /, '');
     return { values, errors: { [`column-${row}-${match[2]}`]: reason.charAt(0).toUpperCase() + reason.slice(1) }, problem: null };
   }
+  const quick = error.code === 'invalid' ? QUICK_POINTER.exec(error.message) : null;
+  const quickRow = quick ? quickRows(values)[Number(quick[1])] : undefined;
+  if (quick && quickRow !== undefined) {
+    const reason = error.message.replace(/^[^:]*: /, '');
+    return { values, errors: { [`quick-${quickRow}-${quick[2]}`]: reason.charAt(0).toUpperCase() + reason.slice(1) }, problem: null };
+  }
   return refusedForm(error, values, BOARD_FIELDS);
+}
+
+const ASSIGNEE_CHOICES = [
+  { value: '', label: 'Anyone' },
+  { value: 'me', label: 'Me (whoever looks)' },
+  { value: 'unassigned', label: 'Nobody (unassigned)' },
+];
+
+/** One quick filter's fields, named after it; a stored one can be marked to remove at the next save. */
+function quickFields(row: Row, position: number, state: FormState): Html {
+  const typed = one(state.values, `quick-${row}-name`);
+  const label = row === 'new' ? 'the new quick filter' : typed || `quick filter ${position + 1}`;
+  const title = row === 'new' ? 'Add a quick filter' : `Quick filter ${position + 1}${typed ? `: ${typed}` : ''}`;
+  return html`<fieldset class="card board-column-settings"><legend>${title}</legend>
+${field({ name: `quick-${row}-name`, label: `Name of ${label}`, optional: row === 'new', state })}
+${field({ name: `quick-${row}-assignee`, label: `Assignee of ${label}`, type: 'select', choices: ASSIGNEE_CHOICES, state })}
+${field({ name: `quick-${row}-label`, label: `Label of ${label}`, optional: true, state })}
+${field({ name: `quick-${row}-type`, label: `Ticket type of ${label}`, optional: true, state })}
+${row === 'new' ? '' : field({ name: `quick-${row}-remove`, label: `Remove ${label}`, type: 'checkbox', state })}</fieldset>`;
+}
+
+/** The quick filters the board page offers: each matches the cards meeting every criterion given. */
+function quickFilterFields(state: FormState): Html {
+  const count = quickCount(state.values);
+  return html`<h2>Quick filters</h2><p class="hint">Links on the board page that show only the cards matching every criterion given.</p>
+<input type="hidden" name="quick-count" value="${String(count)}">
+<div class="board-columns-settings">${Array.from({ length: count }, (_, i) => quickFields(i, i, state))}${quickFields('new', count, state)}</div>`;
 }
 
 /** The board's own fields: name, kind, projects, swimlanes. */
@@ -157,6 +215,7 @@ export function settingsForm(
 <input type="hidden" name="column-count" value="${String(count)}">
 <h2>Columns</h2>
 <div class="board-columns-settings">${columns}${columnFields('new', count, choices.statuses, state, '')}</div>
+${quickFilterFields(state)}
 <div class="form-actions">${button('Save board')}</div>`;
   return form(session, `/boards/${number}/settings`, content, { id: 'board-settings', state, plain: true });
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../../../../core/context.ts';
 import { swimlaneSource, type BoardDetail, type SwimlaneSource } from '../../../../modules/boards/index.ts';
 import { html, type Html } from '../../../html.ts';
+import { chosenQuickFilter, narrowed, quickFilterLinks } from './quick-filters.ts';
 
 type Card = BoardDetail['columns'][number]['tickets'][number];
 
@@ -27,19 +28,30 @@ function ordered(source: SwimlaneSource, lanes: Set<string | null>): (string | n
   return lanes.has(null) ? [...named, null] : named;
 }
 
-/** The board's swimlanes (set in its settings), or null when it has none: the page then draws its columns once. */
-export async function swimlaneView(ctx: Context, board: BoardDetail): Promise<LaneView | null> {
-  const cards = board.columns.flatMap((c) => c.tickets);
+/**
+ * The board's swimlanes and quick filters (set in its settings): how the page draws its columns —
+ * once per lane, each lane's cards alone, the cards narrowed by the quick filter the address asks
+ * for — or null when the board has neither to apply, and the page draws its columns once as ever.
+ */
+export async function swimlaneView(ctx: Context, board: BoardDetail, query: unknown = {}): Promise<LaneView | null> {
   const source = await swimlaneSource(
     ctx,
     board.number,
-    cards.map((c) => c.key),
+    board.columns.flatMap((c) => c.tickets.map((t) => t.key)),
   );
-  if (source.by === 'none' || cards.length === 0) return null;
+  const quick = chosenQuickFilter(source.quickFilters, query);
+  const links = quickFilterLinks(board.number, source.quickFilters, quick, query);
+  const shownOf = (shown: BoardDetail) => (quick ? narrowed(shown, quick, ctx.actor.memberId) : shown);
+  const cards = shownOf(board).columns.flatMap((c) => c.tickets);
+  if (source.by === 'none' || cards.length === 0) {
+    if (!links) return null;
+    return (shown, columns) => html`${links}<div class="board" id="columns">${columns(shownOf(shown))}</div>`;
+  }
   const by = source.by;
   const lanes = ordered(source, new Set(cards.map((card) => laneOf(source, card))));
-  return (shown, columns) =>
-    html`<div id="columns" class="swimlanes">${lanes.map((lane, i) => {
+  return (whole, columns) => {
+    const shown = shownOf(whole);
+    return html`${links}<div id="columns" class="swimlanes">${lanes.map((lane, i) => {
       const part = {
         ...shown,
         columns: shown.columns.map((c) => ({ ...c, tickets: c.tickets.filter((t) => laneOf(source, t) === lane) })),
@@ -48,4 +60,5 @@ export async function swimlaneView(ctx: Context, board: BoardDetail): Promise<La
       return html`<section class="swimlane" aria-labelledby="lane-${String(i)}"><h2 id="lane-${String(i)}">${TITLES[by]}: ${lane ?? NONE[by]} <span class="muted">· ${String(count)}</span></h2>
 <div class="board">${columns(part)}</div></section>`;
     })}</div>`;
+  };
 }
