@@ -39,6 +39,9 @@ describe('a project lead creates a scrum board with its own columns and a swimla
     await page.getByRole('button', { name: 'Create board' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Settings of Team scrum' }).count()).toBe(1);
     await expectAccessible(page, 'board settings');
+    await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    await expectAccessible(page, 'board settings, dark');
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
     expect(await page.locator('#unmapped-statuses').textContent()).toContain('Parked');
 
     await page.getByLabel('Name of In Progress').fill('Doing');
@@ -124,6 +127,9 @@ describe("a member reads a closed sprint's report in the browser: burndown with 
     await page.getByRole('link', { name: 'Report of Report sprint' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Report of Report sprint' }).count()).toBe(1);
     await expectAccessible(page, 'sprint report');
+    await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    await expectAccessible(page, 'sprint report, dark');
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
     expect(await page.locator('#sprint-summary').textContent()).toBe(
       '2 tickets when it started; 1 completed, 2 not completed, 1 added after the start, 0 removed.',
     );

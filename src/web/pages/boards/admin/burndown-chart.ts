@@ -28,7 +28,7 @@ export function burndownSvg(report: SprintReport, by: Measure): Html {
   const last = values.filter((v): v is number => v !== null).at(-1) ?? 0;
   const what = by === 'tickets' ? 'tickets not done' : 'remaining estimate';
   const summary = `${days.length} days from ${days[0]?.date ?? '—'} to ${days.at(-1)?.date ?? '—'}: ${what} from ${shown(first, by)} to ${shown(last, by)}.`;
-  const ticks = [0, Math.round(highest / 2), highest];
+  const ticks = [...new Set([0, Math.round(highest / 2), highest])];
   return html`<svg class="burndown" role="img" aria-labelledby="burndown-title burndown-summary" viewBox="0 0 ${String(WIDTH)} ${String(HEIGHT)}" width="100%" preserveAspectRatio="xMidYMid meet">
 <title id="burndown-title">Burndown: ${what} by day</title><desc id="burndown-summary">${summary}</desc>
 <g stroke="currentColor" stroke-opacity="0.35" stroke-width="1">${ticks.map(
