@@ -77,7 +77,7 @@ describe('board administration needs what sprint management needs: an administra
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('You may not change board 1');
     const deleteCsrf = formToken({ cookie: pat.cookies.get('atrium_session')! }, '/boards/1/delete');
-    expect((await pat.request('POST', '/boards/1/delete', { form: { csrf: deleteCsrf } })).status).toBe(403);
+    expect((await pat.request('POST', '/boards/1/delete', { form: { csrf: deleteCsrf, confirm: 'on' } })).status).toBe(403);
     expect((await boardOverApi(1)).body).toEqual(before.body);
     expect((await auditActions()).length).toBe(audits);
   });
@@ -197,14 +197,18 @@ describe('a board created and changed on its pages is what the API shows, and ea
     expect((await auditActions()).length).toBe(audits + 4);
   });
 
-  it('deletes a board: the API no longer has it, and the log says so', async () => {
+  it('deletes a board once the member says so: the API no longer has it, and the log says so', async () => {
     const browser = await loggedIn('lee');
     const csrf = formFields((await browser.get('/boards/new')).text, '/boards/new').csrf!;
     const created = await browser.request('POST', '/boards/new', { form: { csrf, name: 'Short-lived', kind: 'kanban', projects: 'OPS' } });
     const number = Number(/\/boards\/(\d+)\/settings/.exec(created.location ?? '')![1]);
     const page = await browser.get(`/boards/${number}/settings`);
     const deleteCsrf = formFields(page.text, `/boards/${number}/delete`).csrf!;
-    const deleted = await browser.request('POST', `/boards/${number}/delete`, { form: { csrf: deleteCsrf } });
+    const unsaid = await browser.request('POST', `/boards/${number}/delete`, { form: { csrf: deleteCsrf } });
+    expect(unsaid.status).toBe(422);
+    expect(unsaid.text).toMatch(/id="field-confirm-error">Tick this to delete the board/);
+    expect((await boardOverApi(number)).status).toBe(200);
+    const deleted = await browser.request('POST', `/boards/${number}/delete`, { form: { csrf: deleteCsrf, confirm: 'on' } });
     expect(deleted.status).toBe(303);
     expect((await boardOverApi(number)).status).toBe(404);
     expect((await auditActions())[0]).toBe('board.deleted');

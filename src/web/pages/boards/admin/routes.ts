@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BoardSettings } from '../../../../modules/boards/index.ts';
 import { visibleProjects } from '../../../../modules/projects/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../../../actions.ts';
-import { button, form } from '../../../components/index.ts';
+import { button, field, form } from '../../../components/index.ts';
 import { EMPTY_FORM, type FormState } from '../../../forms.ts';
 import { html } from '../../../html.ts';
 import { boardHref } from '../../../links.ts';
@@ -53,6 +53,7 @@ async function showSettings(
   number: number,
   state: FormState | null,
   status = 200,
+  deleting: FormState = EMPTY_FORM,
 ) {
   const read = await runAsMember<BoardSettings>(deps, { request, session }, 'get_board_settings', { params: { number } });
   if (!read.ok) {
@@ -70,7 +71,13 @@ async function showSettings(
 ${settingsForm(session, number, shown, { projectKeys: await projectKeys(deps, request, session), statuses, isAdmin: session.isAdmin })}
 ${columnActionsForm(session, number)}</div>
 <div class="card"><h2>Delete this board</h2><p>Its columns and sprints are deleted with it; its tickets stay in their projects.</p>
-${form(session, `/boards/${number}/delete`, html`<div class="form-actions">${button('Delete board', { kind: 'danger' })}</div>`, { id: 'delete-board', plain: true })}</div>`;
+${form(
+  session,
+  `/boards/${number}/delete`,
+  html`${field({ name: 'confirm', label: `Yes, delete ${settings.name} with its columns and sprints`, type: 'checkbox', state: deleting })}
+<div class="form-actions">${button('Delete board', { kind: 'danger' })}</div>`,
+  { id: 'delete-board', plain: true, state: deleting },
+)}</div>`;
   return sendMemberPage(
     request,
     reply,
@@ -178,8 +185,14 @@ export function boardAdminRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.post('/boards/:number/delete', async (request, reply) => {
     const post = await acceptPost(request, reply, deps);
     if (!post) return reply;
+    const number = boardNumber(request);
+    // deleting takes the board's sprints with it: the member says so first
+    if (post.values.confirm !== 'on') {
+      const deleting = { values: post.values, errors: { confirm: 'Tick this to delete the board.' }, problem: null };
+      return showSettings(request, reply, deps, post.session, number, null, 422, deleting);
+    }
     const outcome = await runAsMember<{ deleted: { number: number; name: string } }>(deps, post, 'delete_board', {
-      params: { number: boardNumber(request) },
+      params: { number },
     });
     if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
     const { deleted } = outcome.value;
