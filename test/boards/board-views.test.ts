@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { Browser, decodeEntities } from '../oauth/support.ts';
+import { Browser, decodeEntities, formFields } from '../oauth/support.ts';
 import { boardsWorkspaceWithPasswords } from './board-admin-support.ts';
 
 // Swimlanes and quick filters are declared by the workspace file as by the settings page, through
@@ -81,5 +81,50 @@ describe('a quick filter declared in the workspace file narrows the board page, 
     expect(all).toContain(`>${mine}<`);
     const api = await service.request('GET', '/api/v1/boards/7', { token: lee });
     expect(JSON.stringify(api.body)).toContain(mine);
+  });
+});
+
+describe("a board's filter chooses its tickets with its projects: one of its types, one of its labels", () => {
+  async function saveFilter(labels: string, types = '') {
+    const browser = new Browser(service);
+    expect((await browser.logIn('lee@example.com', 'lee-password')).status).toBe(303);
+    const settings = await browser.get('/boards/7/settings');
+    const csrf = formFields(settings.text, '/boards/7/settings').csrf!;
+    const stored = (await service.request('GET', '/api/v1/boards/7', { token: lee })).body;
+    const form: Record<string, string | string[]> = {
+      csrf,
+      name: stored.name,
+      kind: stored.kind,
+      projects: stored.projects.join(', '),
+      swimlanes: 'priority',
+      filter_labels: labels,
+      filter_types: types,
+      'column-count': String(stored.columns.length),
+    };
+    stored.columns.forEach((c: { name: string; statuses: string[] }, i: number) => {
+      form[`column-${i}-name`] = c.name;
+      form[`column-${i}-statuses`] = c.statuses;
+    });
+    return browser.request('POST', '/boards/7/settings', { form });
+  }
+  const keysOf = (detail: { columns: { tickets: { key: string }[] }[] }) => detail.columns.flatMap((c) => c.tickets.map((t) => t.key));
+
+  it('shows on the board and in its backlog only the tickets carrying a label of the filter, and all again without one', async () => {
+    const urgent = await create({ summary: 'Urgent one', labels: ['Urgent'] });
+    const calm = await create({ summary: 'Calm one' });
+    expect((await saveFilter('urgent, Blocker')).status).toBe(303);
+    const board = (await service.request('GET', '/api/v1/boards/7', { token: lee })).body;
+    expect(keysOf(board)).toContain(urgent);
+    expect(keysOf(board)).not.toContain(calm);
+    const backlog = (await service.request('GET', '/api/v1/boards/7/backlog', { token: lee })).body;
+    expect(backlog.backlog.map((t: { key: string }) => t.key)).toEqual([urgent]);
+    expect((await saveFilter('')).status).toBe(303);
+    expect(keysOf((await service.request('GET', '/api/v1/boards/7', { token: lee })).body)).toContain(calm);
+  });
+
+  it('refuses a type no project has at its field, with 422', async () => {
+    const refused = await saveFilter('', 'Epic');
+    expect(refused.status).toBe(422);
+    expect(decodeEntities(refused.text)).toMatch(/id="field-filter_types-error">No ticket type "Epic"/);
   });
 });

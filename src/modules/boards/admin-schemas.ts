@@ -22,6 +22,11 @@ const QuickFilterSettings = Type.Object({
   type: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
 });
 
+const FilterSettings = Type.Object({
+  types: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'only tickets of one of these types; none: every type' })),
+  labels: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'only tickets with one of these labels; none: any' })),
+});
+
 export const BoardSettingsBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   kind: BoardKind,
@@ -33,6 +38,7 @@ export const BoardSettingsBody = Type.Object({
     }),
   ),
   swimlanes: Type.Optional(Swimlanes),
+  filter: Type.Optional(Nullable(FilterSettings)),
   quick_filters: Type.Optional(Type.Array(QuickFilterSettings, { description: 'in the order the board page offers them' })),
 });
 export type BoardSettingsBody = Static<typeof BoardSettingsBody>;
@@ -45,6 +51,7 @@ export const BoardSettings = Type.Object({
   projects: Type.Array(Type.String(), { description: 'every project the board draws from' }),
   swimlanes: Swimlanes,
   quick_filters: Type.Array(QuickFilterSettings),
+  filter: Type.Object({ types: Type.Array(Type.String()), labels: Type.Array(Type.String()) }),
   columns: Type.Array(
     Type.Object({
       index: Type.Integer(),

@@ -21,6 +21,7 @@ function configOf(input: BoardSettingsBody, columns: BoardConfig['columns']): Bo
     columns: input.columns ?? columns,
     swimlanes: input.swimlanes,
     quick_filters: input.quick_filters,
+    filter: input.filter,
   };
 }
 
@@ -45,11 +46,16 @@ async function columnsByCategory(ctx: Context, projects: BoardConfig['projects']
 }
 
 async function vocabulary(ctx: Context): Promise<BoardVocabulary> {
-  const [statuses, projects] = await Promise.all([
+  const [statuses, projects, types] = await Promise.all([
     ctx.db.selectFrom('statuses').select('name').distinct().execute(),
     ctx.db.selectFrom('projects').select('key').execute(),
+    ctx.db.selectFrom('ticket_types').select('name').distinct().execute(),
   ]);
-  return { statuses: statuses.map((s) => s.name), projectKeys: projects.map((p) => p.key.toUpperCase()) };
+  return {
+    statuses: statuses.map((s) => s.name),
+    projectKeys: projects.map((p) => p.key.toUpperCase()),
+    ticketTypes: types.map((t) => t.name),
+  };
 }
 
 /** A mistake in the form, as every door says it: 422 `invalid` at its JSON pointer. */
@@ -83,6 +89,7 @@ async function settingsOf(ctx: Context, row: BoardRow): Promise<BoardSettings> {
     projects: drawn.map((p) => p.key),
     swimlanes: row.swimlanes,
     quick_filters: row.quick_filters,
+    filter: { types: row.filter?.types ?? [], labels: row.filter?.labels ?? [] },
     columns: columns.map((c) => ({ index: c.position, name: c.name, statuses: c.statuses, min: c.min_tickets, max: c.max_tickets })),
     statuses: names,
     unmapped_statuses: names.filter((name) => !mapped.has(normalizeName(name))),
@@ -98,6 +105,7 @@ function auditValues(settings: BoardSettings | null): Record<string, unknown> {
     projects: settings.all_projects ? 'all' : settings.projects,
     swimlanes: settings.swimlanes,
     quick_filters: settings.quick_filters.map((q) => q.name),
+    filter: [...settings.filter.types.map((t) => `type ${t}`), ...settings.filter.labels.map((l) => `label ${l}`)],
     columns: settings.columns.map((c) => {
       const limits = c.min === null && c.max === null ? '' : ` (${c.min ?? 0}–${c.max ?? '∞'})`;
       return `${c.name ?? `Column ${c.index + 1}`}: ${c.statuses.join(', ') || 'no status'}${limits}`;

@@ -1,6 +1,6 @@
-import { candidateList, normalizeKey, normalizeName } from '../../core/names.ts';
+import { candidateList, normalizeKey, normalizeLabel, normalizeName } from '../../core/names.ts';
 import type { StoredRow, Writer } from '../../workspace/writer.ts';
-import type { BoardKind, QuickFilter, Swimlanes } from './tables.ts';
+import type { BoardFilter, BoardKind, QuickFilter, Swimlanes } from './tables.ts';
 
 /**
  * A board's configuration — name, kind, the projects it draws from, its columns and swimlanes —
@@ -16,6 +16,8 @@ export interface BoardConfig {
   swimlanes?: Swimlanes | undefined;
   /** Left out: as stored (none for a new board). */
   quick_filters?: readonly QuickFilter[] | undefined;
+  /** Left out: as stored (none for a new board); null: every ticket of its projects. */
+  filter?: BoardFilter | null | undefined;
 }
 
 export interface ColumnConfig {
@@ -31,6 +33,7 @@ export type RefuseAt = (parts: readonly (string | number)[], reason: string) => 
 /** What a configuration may name: every status of a stored or declared workflow, every project key. */
 export interface BoardVocabulary {
   statuses: readonly string[];
+  ticketTypes: readonly string[];
   projectKeys: readonly string[];
 }
 
@@ -64,6 +67,10 @@ export function checkBoardConfig(config: BoardConfig, known: BoardVocabulary, re
     });
     if (column.min != null && column.max != null && column.min > column.max) refuse(['columns', c, 'min'], 'is above max');
   });
+  (config.filter?.types ?? []).forEach((type, t) => {
+    if (!known.ticketTypes.some((k) => normalizeName(k) === normalizeName(type)))
+      refuse(['filter', 'types', t], `no ticket type "${type.trim()}"; types are ${candidateList(type, [...known.ticketTypes])}`);
+  });
   const names = new Set<string>();
   (config.quick_filters ?? []).forEach((quick, q) => {
     if (quick.name.trim() === '') refuse(['quick_filters', q, 'name'], 'must not be empty');
@@ -73,6 +80,16 @@ export function checkBoardConfig(config: BoardConfig, known: BoardVocabulary, re
       refuse(['quick_filters', q, 'name'], 'a quick filter needs an assignee, a label or a type to match');
   });
 }
+
+/** A filter as stored: labels as labels are named (spec 2.1), nothing given is null. */
+function storedFilter(filter: BoardFilter | null): BoardFilter | null {
+  const types = (filter?.types ?? []).map((t) => t.trim()).filter((t) => t !== '');
+  const labels = (filter?.labels ?? []).map(normalizeLabel).filter((l) => l !== '');
+  if (types.length === 0 && labels.length === 0) return null;
+  return { ...(types.length ? { types } : {}), ...(labels.length ? { labels } : {}) };
+}
+
+const jsonOrNull = (value: object | null): string | null => (value === null ? null : JSON.stringify(value));
 
 /** Quick filters as stored: names and words trimmed, criteria not given left out. */
 function storedQuickFilters(filters: readonly QuickFilter[]): QuickFilter[] {
@@ -108,6 +125,7 @@ export async function writeBoardConfig(
     kind: config.kind,
     all_projects: config.projects === 'all',
     swimlanes: config.swimlanes,
+    filter: config.filter === undefined ? undefined : jsonOrNull(storedFilter(config.filter)),
     quick_filters: config.quick_filters === undefined ? undefined : JSON.stringify(storedQuickFilters(config.quick_filters)),
     ...extras,
   });

@@ -7,6 +7,12 @@ export type BoardKind = 'scrum' | 'kanban';
 export type SprintState = 'future' | 'active' | 'closed';
 export type Swimlanes = 'none' | 'assignee' | 'parent' | 'priority';
 
+/** What, beside its projects, chooses a board's tickets: one of these types, one of these labels (each when given). */
+export interface BoardFilter {
+  types?: string[];
+  labels?: string[];
+}
+
 /** A quick filter the board's page offers: the cards matching every criterion given. */
 export interface QuickFilter {
   name: string;
@@ -26,6 +32,7 @@ export interface BoardsTable {
   /** How the board's page groups cards into rows (migration 0035). */
   swimlanes: Generated<Swimlanes>;
   quick_filters: Generated<Json<QuickFilter[]>>;
+  filter: Json<BoardFilter> | null;
   created_at: Generated<string>;
 }
 

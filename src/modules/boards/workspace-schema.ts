@@ -42,6 +42,20 @@ export const BoardEntry = Type.Object(
         description: "the rows the board's page groups cards into; left out: as it is (`none` for a new board)",
       }),
     ),
+    filter: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            types: Type.Optional(Names('only tickets of one of these types')),
+            labels: Type.Optional(Names('only tickets with one of these labels')),
+          },
+          {
+            ...Strict,
+            description: 'with its projects, chooses the board’s tickets; null: every ticket of its projects; left out: as it is',
+          },
+        ),
+      ),
+    ),
     quick_filters: Type.Optional(
       Type.Array(
         Type.Object(

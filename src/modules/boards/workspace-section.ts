@@ -44,9 +44,14 @@ function checkSprints(board: BoardEntry, at: (...parts: (string | number)[]) => 
   });
 }
 
-function check(ctx: CheckContext): void {
+async function check(ctx: CheckContext): Promise<void> {
   const boards = ctx.file.boards ?? [];
   const projectKeys = [...new Set([...(ctx.file.projects ?? []).map((p) => p.key.toUpperCase()), ...ctx.existing.projects.keys()])];
+  const storedTypes = await ctx.db.selectFrom('ticket_types').select('name').execute();
+  const ticketTypes = [
+    ...storedTypes.map((t) => t.name),
+    ...(ctx.file.projects ?? []).flatMap((p) => (p.ticket_types ?? []).map((t) => (typeof t === 'string' ? t : t.name))),
+  ];
   const numbers = new Map<number, number>();
   boards.forEach((board, b) => {
     const at = (...parts: (string | number)[]) => filePath('boards', b, ...parts);
@@ -55,7 +60,7 @@ function check(ctx: CheckContext): void {
     numbers.set(board.number, b);
     if (board.owner) ctx.people.find(board.owner, at('owner'));
     const statuses = [...new Set([...ctx.workflows.values()].flatMap((w) => w.statuses))];
-    checkBoardConfig(board, { statuses, projectKeys }, (parts, reason) => fail(at(...parts), reason));
+    checkBoardConfig(board, { statuses, projectKeys, ticketTypes }, (parts, reason) => fail(at(...parts), reason));
     checkSprints(board, at);
   });
 }

@@ -32,6 +32,8 @@ export function settingsValues(settings: BoardSettings): FormValues {
     'column-count': String(settings.columns.length),
   };
   if (settings.all_projects) values.all_projects = 'on';
+  values.filter_types = settings.filter.types.join(', ');
+  values.filter_labels = settings.filter.labels.join(', ');
   values['quick-count'] = String(settings.quick_filters.length);
   settings.quick_filters.forEach((quick, q) => {
     values[`quick-${q}-name`] = quick.name;
@@ -91,6 +93,14 @@ export function settingsBody(values: FormValues, rows: readonly Row[] | null): R
       .map((key) => key.trim())
       .filter((key) => key !== ''),
   };
+  const words = (name: string) =>
+    one(values, name)
+      .split(',')
+      .map((word) => word.trim())
+      .filter((word) => word !== '');
+  if (values.filter_types !== undefined || values.filter_labels !== undefined) {
+    body.filter = { types: words('filter_types'), labels: words('filter_labels') };
+  }
   const swimlanes = one(values, 'swimlanes');
   if (swimlanes !== '') body.swimlanes = swimlanes;
   if (values['quick-count'] !== undefined) {
@@ -122,6 +132,11 @@ export function refusedSettings(error: ApiError, values: FormValues, rows: reado
   if (match && row !== undefined) {
     const reason = error.message.replace(/^[^:]*: /, '');
     return { values, errors: { [`column-${row}-${match[2]}`]: reason.charAt(0).toUpperCase() + reason.slice(1) }, problem: null };
+  }
+  const filter = error.code === 'invalid' ? /^\/filter\/(types|labels)\b/.exec(error.message) : null;
+  if (filter) {
+    const reason = error.message.replace(/^[^:]*: /, '');
+    return { values, errors: { [`filter_${filter[1]}`]: reason.charAt(0).toUpperCase() + reason.slice(1) }, problem: null };
   }
   const quick = error.code === 'invalid' ? QUICK_POINTER.exec(error.message) : null;
   const quickRow = quick ? quickRows(values)[Number(quick[1])] : undefined;
@@ -165,6 +180,8 @@ export function boardFields(state: FormState, projectKeys: readonly string[], is
 ${field({ name: 'kind', label: 'Kind', type: 'select', choices: KIND_CHOICES, state })}
 ${field({ name: 'projects', label: 'Projects', hint: `Project keys, separated by commas: ${projectKeys.join(', ') || 'none you can see'}.`, state })}
 ${isAdmin ? field({ name: 'all_projects', label: 'Every project, present and future', type: 'checkbox', state }) : ''}
+${field({ name: 'filter_types', label: 'Only these ticket types', hint: 'Type names, separated by commas; left empty, every type.', optional: true, state })}
+${field({ name: 'filter_labels', label: 'Only tickets with one of these labels', hint: 'Labels, separated by commas; left empty, any.', optional: true, state })}
 ${field({ name: 'swimlanes', label: 'Swimlanes', hint: 'The rows the board groups its cards into.', type: 'select', choices: SWIMLANE_CHOICES, state })}`;
 }
 
