@@ -11,6 +11,8 @@ import { agentsRoutes } from './pages/agents/tokens.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
+import { requestTypeFormRoutes } from './pages/helpdesk/request-type-form.ts';
+import { requestTypeListRoutes } from './pages/helpdesk/request-types.ts';
 import { knowledgeRoutes } from './pages/knowledge/landing.ts';
 import { knowledgeTrashRoutes } from './pages/knowledge/trash.ts';
 import { eventRoutes } from './pages/live/events.ts';
@@ -50,6 +52,9 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   // boards: the list and a board
   boardListRoutes(app, deps);
   boardRoutes(app, deps);
+  // helpdesk: a project's portal forms
+  requestTypeListRoutes(app, deps);
+  requestTypeFormRoutes(app, deps);
   // knowledge base: spaces, pages and a space's trash
   knowledgeRoutes(app, deps);
   knowledgeTrashRoutes(app, deps);
