@@ -29,7 +29,7 @@ function historyCard(session: Session, history: TicketHistory): Html {
   const entries = history.entries.map(
     (entry) => html`<li class="history-entry">
 <p><strong>${personLink(entry.actor, 'Someone')}</strong> ${doneWords(entry.kind)}
-${entry.via ? html`<span class="via">through <strong>${entry.via}</strong></span>` : html`<span class="muted">in the browser</span>`}
+${entry.via ? html`<span class="via">via <strong>${entry.via}</strong></span>` : html`<span class="muted">in the browser</span>`}
 <span class="muted">${shownTime(entry.at, session.timezone)}</span></p>
 ${entry.changes.length ? html`<p class="changes">${describeChanges(entry.changes, { zone: session.timezone })}</p>` : ''}
 </li>`,
