@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-
 /** A file of a multipart form, read whole: at most the limit it was read with. */
 export interface UploadedFile {
   field: string;
@@ -70,7 +68,7 @@ function partHead(text: string): PartHead {
  * longer than every file at its limit could make is cut off. Browsers send a part with an empty
  * name for a file input left empty: it is skipped.
  */
-export async function readMultipart(body: IncomingMessage, boundary: string, limits: UploadLimits): Promise<ReadForm> {
+export async function readMultipart(body: AsyncIterable<Buffer>, boundary: string, limits: UploadLimits): Promise<ReadForm> {
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const most = (limits.maxFiles + 1) * (limits.fileBytes + HEADER_BYTES) + FIELD_BYTES;
   const form: ReadForm = { fields: {}, files: [], tooLarge: null, tooMany: false };
@@ -115,7 +113,7 @@ export async function readMultipart(body: IncomingMessage, boundary: string, lim
     chunks.push(data);
   };
 
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of body) {
     total += chunk.byteLength;
     if (total > most) throw new UnreadableUpload('the body is longer than any upload may be');
     pending = pending.byteLength ? Buffer.concat([pending, chunk]) : chunk;

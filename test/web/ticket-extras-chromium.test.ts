@@ -86,6 +86,8 @@ describe('a member attaches several files, downloads one, votes and reads the hi
     expect(words[1]).toMatch(/^Lee Lead changed the ticket via Lee agent .*Priority: Medium → High/);
     expect(words[2]).toMatch(/^Dev Worker attached in the browser .*Attachment: notes.txt.*Attachment: screen.png/);
     await expectAccessible(page, 'ticket page with its history');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'ticket page with its history, dark');
     expect(problems).toEqual([]);
     await context.close();
   });
