@@ -1,3 +1,4 @@
+import { databaseCommands } from '../../src/cli/database-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { decodeEntities, type Browser } from '../oauth/support.ts';
@@ -102,5 +103,24 @@ describe('the history shows every change of the ticket, oldest first, with the m
     )![1]!;
     expect((await postForm(browsers.dev!, `/browse/${key}`, `${link}/delete`)).status).toBe(303);
     expect((await history('vic', key)).at(-1)).toMatch(/^Dev Worker deleted an attachment in the browser .*Attachment: log.txt → none/);
+  });
+});
+
+describe('a read-only workspace takes no vote and no file, and still shows them', () => {
+  it('refuses both with 403 naming the read-only workspace; the ticket page reads as before', async () => {
+    const key = await ticket();
+    const cli = (...argv: string[]) => databaseCommands.get('settings set')!.execute(service.db, argv, { opening: null, pglite: null });
+    await cli('read_only', 'on');
+    try {
+      const vote = await browsers.dev!.post(`/browse/${key}/vote`, { csrf: tokenFor(browsers.dev!, `/browse/${key}/vote`) });
+      expect(vote.status).toBe(403);
+      expect(vote.text).toContain('This workspace is read-only');
+      const sent = await upload(service, browsers.dev!, key, [{ name: 'late.txt', type: 'text/plain', content: Buffer.from('no') }]);
+      expect(sent.status).toBe(403);
+      expect((await votes('vic', key)).count).toBe('0 votes');
+      expect(await history('vic', key)).toHaveLength(1);
+    } finally {
+      await cli('read_only', 'off');
+    }
   });
 });

@@ -144,7 +144,9 @@ export function attachmentRoutes(app: FastifyInstance, deps: PagesDeps): void {
       const outcome = await runAsMember<AddedAttachments>(deps, post, 'add_attachments', { params: { key }, body });
       if (!outcome.ok) {
         const error = outcome.error;
-        return answerRefused(reply, deps, post, error, error.status === 404 ? {} : { fragment: again(error.message) });
+        // a file too large or a name refused is said at the field; anything else where the member is
+        const atField = error.status === 413 || error.status === 422;
+        return answerRefused(reply, deps, post, error, atField ? { fragment: again(error.message) } : {});
       }
       const { key: shown, added } = outcome.value;
       return answerDone(reply, deps, post, {
