@@ -57,6 +57,10 @@ describe('a member who may comment attaches several files at once, and every mem
     expect([...links.keys()]).toEqual(['notes.txt', 'data.bin']);
     const notes = await browsers.vic!.get(links.get('notes.txt')!);
     expect(notes.text).toBe('first words');
+    // Lee, its reporter, watches it: he is told, as of any change
+    const told = await browsers.lee!.get('/notifications');
+    expect(told.text).toContain(`Dev Worker changed ${key}`);
+    expect(told.text).toContain('Changed: attachments');
     const data = await service.app.inject({
       method: 'GET',
       url: links.get('data.bin')!,

@@ -3,6 +3,7 @@ import type { Context } from '../../../core/context.ts';
 import { ApiError, invalid, notFound } from '../../../core/errors.ts';
 import { recordHistory } from '../../../core/history.ts';
 import { loadVisibleTicket } from '../load.ts';
+import { announce } from '../notify.ts';
 import type { TicketState } from '../repo.ts';
 import { declaredType, safeFileName } from './file-names.ts';
 import { mayDoExtra, requireExtra } from './policy.ts';
@@ -84,6 +85,10 @@ export async function listAttachments(ctx: Context, key: string): Promise<Attach
   };
 }
 
+/** Spec 6: the ticket's watchers (but the member) are told its attachments changed, as of any change. */
+const announceFiles = (ctx: Context, ticket: TicketState) =>
+  announce(ctx, { ticket: { id: ticket.id, key: ticket.key }, kind: 'updated', payload: { changes: ['attachments'] } });
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
@@ -113,6 +118,7 @@ export async function addAttachments(ctx: Context, key: string, body: UploadBody
     kind: 'attached',
     changes: files.map((file) => ({ field: 'attachment', from: null, to: file.filename })),
   });
+  await announceFiles(ctx, ticket);
   const rights = await rightsOn(ctx, ticket);
   const rows = await attachmentRows(
     ctx,
@@ -139,6 +145,7 @@ export async function deleteAttachment(ctx: Context, key: string, id: string): P
     kind: 'attachment_removed',
     changes: [{ field: 'attachment', from: row.filename, to: null }],
   });
+  await announceFiles(ctx, ticket);
   return { key: ticket.key, filename: row.filename };
 }
 
