@@ -210,3 +210,21 @@ describe('an attachment is deleted by its uploader or by a member who may edit a
     expect([...(await listed('lee', key)).keys()]).toEqual(['lee.txt']);
   });
 });
+
+describe('a ticket is found by the names of its attachments (spec 4.2)', () => {
+  it('finds it by a file name and by a part of one while the file is there, and no more once it is deleted', async () => {
+    const key = await ticket('Crashes on start');
+    const found = async (query: string) =>
+      ((await api(service, lee, 'GET', `/tickets?query=${encodeURIComponent(query)}`)).json.tickets as { key: string }[]).map((t) => t.key);
+    expect(await found('zebrafish')).not.toContain(key);
+    await upload(service, browsers.dev!, key, [file('zebrafish-trace_2026.log', text('trace'))]);
+    expect(await found('zebrafish')).toContain(key);
+    expect(await found('zebrafish-trace_2026.log')).toContain(key);
+    const before = (await api(service, lee, 'GET', `/tickets/${key}`)).json.updated_at;
+    const link = (await listed('dev', key)).get('zebrafish-trace_2026.log')!;
+    expect((await postForm(browsers.dev!, `/browse/${key}`, `${link}/delete`)).status).toBe(303);
+    expect(await found('zebrafish')).not.toContain(key);
+    // a change of the ticket like any other
+    expect((await api(service, lee, 'GET', `/tickets/${key}`)).json.updated_at > before).toBe(true);
+  });
+});

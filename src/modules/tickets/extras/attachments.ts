@@ -4,7 +4,7 @@ import { ApiError, invalid, notFound } from '../../../core/errors.ts';
 import { recordHistory } from '../../../core/history.ts';
 import { loadVisibleTicket } from '../load.ts';
 import { announce } from '../notify.ts';
-import type { TicketState } from '../repo.ts';
+import { touchTicket, type TicketState } from '../repo.ts';
 import { declaredType, safeFileName } from './file-names.ts';
 import { mayDoExtra, requireExtra } from './policy.ts';
 import type { AddedAttachments, Attachment, AttachmentFile, AttachmentList, RemovedAttachment, UploadBody } from './schemas.ts';
@@ -85,9 +85,14 @@ export async function listAttachments(ctx: Context, key: string): Promise<Attach
   };
 }
 
-/** Spec 6: the ticket's watchers (but the member) are told its attachments changed, as of any change. */
-const announceFiles = (ctx: Context, ticket: TicketState) =>
-  announce(ctx, { ticket: { id: ticket.id, key: ticket.key }, kind: 'updated', payload: { changes: ['attachments'] } });
+/**
+ * What a change of its files does to the ticket, as any change: updated now, its search document
+ * rebuilt (attachment names are among its words, spec 4.2), its watchers but the member told.
+ */
+async function announceFiles(ctx: Context, ticket: TicketState): Promise<void> {
+  await touchTicket(ctx.db, ticket.id, { text: 'changed' });
+  await announce(ctx, { ticket: { id: ticket.id, key: ticket.key }, kind: 'updated', payload: { changes: ['attachments'] } });
+}
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
