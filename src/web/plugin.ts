@@ -21,8 +21,10 @@ import { personRoutes } from './pages/people/person-page.ts';
 import { homeRoutes } from './pages/projects/home.ts';
 import { projectRoutes } from './pages/projects/project-page.ts';
 import { searchRoutes } from './pages/search/search.ts';
+import { attachmentRoutes } from './pages/tickets/attachments.ts';
 import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
 import { ticketRoutes, watchRoutes } from './pages/tickets/ticket-page.ts';
+import { voteRoutes } from './pages/tickets/votes.ts';
 import { timeRoutes } from './pages/time/landing.ts';
 import { refuseFormsWhileReadOnly } from './read-only.ts';
 import { addPageHeaders } from './security-headers.ts';
@@ -48,6 +50,9 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   // tickets: a ticket, Watch, create
   ticketRoutes(app, deps);
   watchRoutes(app, deps);
+  // tickets: attachments and votes (the ticket page's sections, with its history)
+  attachmentRoutes(app, deps);
+  voteRoutes(app, deps);
   newTicketRoutes(app, deps);
   // boards: the list and a board
   boardListRoutes(app, deps);
