@@ -8,8 +8,11 @@ import { adminAuditRoutes } from './pages/admin/audit.ts';
 import { adminSettingsRoutes } from './pages/admin/settings.ts';
 import { activityRoutes } from './pages/agents/activity.ts';
 import { agentsRoutes } from './pages/agents/tokens.ts';
+import { backlogRoutes } from './pages/boards/backlog-page.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
+import { cardMoveRoutes } from './pages/boards/card-moves.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
+import { sprintRoutes } from './pages/boards/sprint-actions.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
 import { knowledgeRoutes } from './pages/knowledge/landing.ts';
 import { knowledgeTrashRoutes } from './pages/knowledge/trash.ts';
@@ -47,9 +50,12 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   ticketRoutes(app, deps);
   watchRoutes(app, deps);
   newTicketRoutes(app, deps);
-  // boards: the list and a board
+  // boards: the list, a board with its card moves, the backlog with its sprints
   boardListRoutes(app, deps);
   boardRoutes(app, deps);
+  cardMoveRoutes(app, deps);
+  backlogRoutes(app, deps);
+  sprintRoutes(app, deps);
   // knowledge base: spaces, pages and a space's trash
   knowledgeRoutes(app, deps);
   knowledgeTrashRoutes(app, deps);

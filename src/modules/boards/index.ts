@@ -15,3 +15,5 @@ export { getBoard, listBoards } from './board-view.ts';
 // the pages' sprint links on a board (the same reads as GET /boards and GET /boards/{n}/sprints)
 export { listSprints } from './sprints.ts';
 export { Board, BoardDetail, SprintList } from './schemas.ts';
+// the backlog and sprint pages read and change these through the operations (get_backlog, start_sprint…)
+export type { Backlog, CompletedSprint, Sprint } from './schemas.ts';

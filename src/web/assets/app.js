@@ -31,11 +31,19 @@
         document.activeElement.addEventListener('blur', refresh, { once: true });
         return;
       }
+      // a card being dragged (drag.js) is not swapped away under the pointer: the refresh waits for the drop
+      if (body.dataset.dragging) {
+        document.addEventListener('atrium:dropped', refresh, { once: true });
+        return;
+      }
       running = true;
       try {
         const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
         if (!response.ok) return;
         const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+        // what the member's own last action said stays said: the fresh page does not carry it
+        const said = document.getElementById('flash')?.childNodes;
+        const kept = said ? [...said] : [];
         for (const part of ['header', 'main']) {
           const now = document.querySelector(part);
           const fresh = next.querySelector(part);
@@ -45,7 +53,10 @@
             if (window.htmx) window.htmx.process(adopted);
           }
         }
+        const flash = document.getElementById('flash');
+        if (flash && kept.length && !flash.childNodes.length) flash.replaceChildren(...kept);
         body.dataset.refreshed = String(Number(body.dataset.refreshed || 0) + 1);
+        document.dispatchEvent(new Event('atrium:refreshed'));
       } catch (_) {
         // the next change tries again
       } finally {
