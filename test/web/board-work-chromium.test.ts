@@ -1,8 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { send, startListeningService, workspaceWithDevTwo } from '../oauth/support.ts';
 import { closeChromium, expectAccessible, launchChromium, logIn } from './browser.ts';
+import { card, dragCard, drop, list } from './board-work-drag.ts';
 
 // A card moved on a board page — dropped in a column, or sent with its "Move to…" — is the API's
 // move_card, one request; what it did is read back through the REST API, as another member sees it.
@@ -52,14 +53,12 @@ async function whereIs(key: string): Promise<{ column: string; keys: string[] } 
   return null;
 }
 
-const card = (page: Page, key: string): Locator =>
-  page.getByRole('listitem').filter({ has: page.getByRole('link', { name: key, exact: true }) });
-const column = (page: Page, name: string): Locator => page.getByRole('list', { name, exact: true });
-
 async function openBoard(path = '/boards/2', javaScript = true) {
   const visit = await logIn(browser, service.url, 'lee@example.com', 'lee-password', path, { javaScript });
   if (javaScript) await visit.page.emulateMedia({ reducedMotion: 'reduce' });
-  visit.page.setDefaultTimeout(8000);
+  visit.page.setDefaultTimeout(15_000);
+  // room for every list on the screen: a pointer near its edge would scroll the page while dragging
+  await visit.page.setViewportSize({ width: 1280, height: 1800 });
   return visit;
 }
 
@@ -72,7 +71,7 @@ describe('board: a card dropped in another column takes the transition there (mo
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
     });
-    await card(page, key).dragTo(column(page, 'Doing'));
+    await drop(page, () => dragCard(page, key, list(page, 'Doing')));
     await expect.poll(async () => (await whereIs(key))?.column).toBe('Doing');
     await expect.poll(() => page.getByRole('status').textContent()).toContain(`Moved ${key}`);
     expect(posts).toEqual(['/boards/2/moves']);
@@ -85,11 +84,11 @@ describe('board: a drop whose transition asks for something opens its screen; no
   it('asks for the resolution of Finish, then moves the card to Finished with the one chosen', async () => {
     const key = await ticket('Dropped in Finished');
     const { context, page, problems } = await openBoard();
-    await card(page, key).dragTo(column(page, 'Finished'));
+    await dragCard(page, key, list(page, 'Finished'));
     const screen = page.getByRole('dialog', { name: `Move ${key} to Finished` });
     await screen.waitFor();
     // the card went back where it was: nothing changed yet
-    expect(await column(page, 'Waiting').getByRole('link', { name: key, exact: true }).count()).toBe(1);
+    expect(await list(page, 'Waiting').getByRole('link', { name: key, exact: true }).count()).toBe(1);
     expect((await whereIs(key))?.column).toBe('Waiting');
     await expectAccessible(page, 'transition screen');
     await screen.getByLabel('Resolution').selectOption("Won't Do");
@@ -117,12 +116,12 @@ describe('board: a refused move snaps back with the reason, and changes nothing'
     const key = await ticket('Done and staying');
     expect((await api('POST', `/tickets/${key}/transitions`, { transition: 'Finish' })).status).toBe(200);
     const { context, page } = await openBoard();
-    await card(page, key).dragTo(column(page, 'Doing'));
+    await dragCard(page, key, list(page, 'Doing'));
     const alert = page.getByRole('alert').filter({ hasText: 'no transition' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain(key);
-    expect(await column(page, 'Finished').getByRole('link', { name: key, exact: true }).count()).toBe(1);
-    expect(await column(page, 'Doing').getByRole('link', { name: key, exact: true }).count()).toBe(0);
+    expect(await list(page, 'Finished').getByRole('link', { name: key, exact: true }).count()).toBe(1);
+    expect(await list(page, 'Doing').getByRole('link', { name: key, exact: true }).count()).toBe(0);
     expect((await whereIs(key))?.column).toBe('Finished');
     await expectAccessible(page, 'board after a refused move');
     await context.close();
@@ -136,7 +135,7 @@ describe('board: a card dropped within its column is ranked there (ticket:edit)'
     const before = (await whereIs(second))!.keys;
     expect(before.indexOf(second)).toBeGreaterThan(before.indexOf(first));
     const { context, page } = await openBoard();
-    await card(page, second).dragTo(card(page, first), { targetPosition: { x: 20, y: 4 } });
+    await drop(page, () => dragCard(page, second, card(page, first), 'top'));
     await expect
       .poll(async () => {
         const keys = (await whereIs(second))!.keys;

@@ -9,18 +9,24 @@
     const message = answer.querySelector('.flash');
     if (flash && message) flash.replaceChildren(document.adoptNode(message));
   };
-  const keyBeside = (card, way) => {
+  /** The card beside this one in its list (SortableJS puts other elements among them while dragging). */
+  const cardBeside = (card, way) => {
     let next = card[way];
     while (next && !next.dataset.key) next = next[way];
-    return next ? next.dataset.key : null;
+    return next;
   };
+  const keyBeside = (card, way) => cardBeside(card, way)?.dataset.key ?? null;
 
+  // where the card was when pressed: it goes back there when the move is refused
+  let chosen = null;
   let origin = null;
-  const settle = (card) => {
+  const settle = (card, moved) => {
     card.removeAttribute('aria-busy');
     delete body.dataset.dragging;
     // the live refresh waited for the drop: now it may show the board as it is
     document.dispatchEvent(new Event('atrium:dropped'));
+    // and a move done is drawn as the server has it (each card's "Move to…" offers its new places)
+    if (moved) document.dispatchEvent(new Event('atrium:moved'));
   };
 
   const drop = async (event) => {
@@ -28,7 +34,7 @@
     const to = event.to;
     const from = origin;
     origin = null;
-    if (!from || (from.list === to && from.next === card.nextSibling)) return settle(card);
+    if (!from || (from.list === to && from.next === cardBeside(card, 'nextElementSibling'))) return settle(card, false);
     const form = new URLSearchParams({ key: card.dataset.key, [to.dataset.field]: to.dataset.value });
     const before = keyBeside(card, 'nextElementSibling');
     const after = keyBeside(card, 'previousElementSibling');
@@ -37,7 +43,8 @@
     const place = to.closest('[data-moves]');
     for (const [name, value] of Object.entries(place.dataset)) if (name.startsWith('keep')) form.set(name.slice(4).toLowerCase(), value);
     card.setAttribute('aria-busy', 'true');
-    const back = () => from.list.insertBefore(card, from.next);
+    let moved = false;
+    const back = () => from.list.insertBefore(card, from.next?.parentNode === from.list ? from.next : null);
     try {
       const response = await fetch(place.dataset.moves, {
         method: 'POST',
@@ -48,6 +55,7 @@
       const redirect = response.headers.get('HX-Redirect');
       if (redirect) return location.assign(redirect);
       if (!response.ok) back();
+      moved = response.ok;
       const answer = new DOMParser().parseFromString(await response.text(), 'text/html');
       const screen = answer.querySelector('dialog');
       if (screen) {
@@ -68,7 +76,7 @@
         flash.replaceChildren(box);
       }
     }
-    settle(card);
+    settle(card, moved);
   };
 
   const bind = () => {
@@ -79,12 +87,23 @@
       window.Sortable.create(list, {
         group: list.dataset.drop,
         draggable: '[data-key]',
+        // pointer events rather than the browser's own drag and drop: the same on a phone's touch as with a mouse
+        forceFallback: true,
+        // the image that follows the pointer lives outside the lists, never taken for a card in them
+        fallbackOnBody: true,
         // the card's own controls (its link, "Move to…") stay clickable
         filter: '.move',
         preventOnFilter: false,
-        onStart: (event) => {
+        // held from the press on, so that a live refresh cannot take the card from under the pointer
+        onChoose: (event) => {
           body.dataset.dragging = 'yes';
-          origin = { list: event.from, next: event.item.nextSibling };
+          chosen = { list: event.from, next: cardBeside(event.item, 'nextElementSibling') };
+        },
+        onUnchoose: (event) => {
+          if (!origin) settle(event.item, false);
+        },
+        onStart: () => {
+          origin = chosen;
         },
         onEnd: drop,
       });
