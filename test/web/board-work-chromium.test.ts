@@ -225,6 +225,8 @@ describe('board: work-in-progress limits are shown on their columns (spec 2.5: s
         .count(),
     ).toBe(1);
     await expectAccessible(page, 'board with a column over its limit');
+    await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    await expectAccessible(page, 'board with a column over its limit, dark');
     await context.close();
   });
 });
