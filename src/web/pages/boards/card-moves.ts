@@ -127,7 +127,7 @@ export function cardMoveRoutes(app: FastifyInstance, deps: PagesDeps): void {
             section: 'boards',
             crumbs: [
               { label: 'Boards', href: '/boards' },
-              { label: `Board ${number}`, href: boardAddress(number, view) },
+              { label: screen.board, href: boardAddress(number, view) },
               { label: screenTitle(screen) },
             ],
           },

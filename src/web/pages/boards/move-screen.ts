@@ -22,6 +22,7 @@ export interface CardMove {
 export interface MoveScreen {
   move: CardMove;
   view: string | undefined;
+  board: string;
   column: string;
   transition: TransitionChoice;
   resolutions: readonly string[];
@@ -49,7 +50,7 @@ export async function readMoveScreen(ctx: Context, number: number, view: string 
     const { transition } = await transitionInto(ctx, ticket, column.statuses);
     if (!transition) return null;
     const project = await describeProject(ctx, ticket.project_key);
-    return { move, view, column: columnName(column), transition, resolutions: project.resolutions };
+    return { move, view, board: board.name, column: columnName(column), transition, resolutions: project.resolutions };
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;
