@@ -64,20 +64,19 @@
         const next = new DOMParser().parseFromString(await response.text(), 'text/html');
         // work begun while the page was fetched (a drag, a menu opened): drawn once it is done
         if (held()) return;
-        // what the member's own last action said stays said: the fresh page does not carry it
-        const said = document.getElementById('flash')?.childNodes;
-        const kept = said ? [...said] : [];
         for (const part of ['header', 'main']) {
           const now = document.querySelector(part);
           const fresh = next.querySelector(part);
           if (now && fresh) {
             const adopted = document.adoptNode(fresh);
+            // the message the member was just given stays: their own change is often what refreshed the page
+            const said = now.querySelector('#flash');
+            const place = said && said.childElementCount > 0 ? adopted.querySelector('#flash') : null;
+            if (place) place.replaceWith(said);
             now.replaceWith(adopted);
             if (window.htmx) window.htmx.process(adopted);
           }
         }
-        const flash = document.getElementById('flash');
-        if (flash && kept.length && !flash.childNodes.length) flash.replaceChildren(...kept);
         body.dataset.refreshed = String(Number(body.dataset.refreshed || 0) + 1);
         document.dispatchEvent(new Event('atrium:refreshed'));
       } catch (_) {

@@ -14,6 +14,9 @@ import { readContext } from '../../read-context.ts';
 import { renderRichText } from '../../rich-text.ts';
 import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
+import { attachmentsSection } from './attachments.ts';
+import { historySection } from './history.ts';
+import { votesSection } from './votes.ts';
 
 /**
  * The member's Watch button: runs watch_ticket or unwatch_ticket (web-only operations); with
@@ -98,7 +101,10 @@ export function ticketRoutes(app: FastifyInstance, deps: PagesDeps): void {
       const keys = new Set(projects.map((p) => p.key));
       return sendMemberPage(request, reply, deps, session, {
         title: `${ticket.key} ${ticket.summary}`,
-        body: ticketBody(ticket, watchForm(session, ticket.key, watching), keys, session.timezone),
+        body: html`${ticketBody(ticket, watchForm(session, ticket.key, watching), keys, session.timezone)}
+${await attachmentsSection(deps, { request, session }, ticket.key)}
+${await votesSection(deps, { request, session }, ticket.key)}
+${await historySection(deps, { request, session }, ticket.key)}`,
         live: `ticket:${ticket.key}`,
         section: 'home',
         crumbs: [
