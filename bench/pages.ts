@@ -1,5 +1,6 @@
 // node --import tsx bench/pages.ts [--engine postgres|pglite] [--tickets 100000] [--requests 300]
-// The pages' figures (WEB.md §3): the server time of the home, project and ticket pages, one
+// The pages' figures (WEB.md §3): the server time of the home, project, ticket, board (500 cards
+// in its sprint) and backlog pages, one
 // request at a time (p50, p95, p99), and the JavaScript and CSS each page loads, compressed as the
 // service sends them (brotli and gzip). Targets: p95 < 50 ms on the 100,000-ticket set; JavaScript
 // < 60 KB and CSS < 30 KB compressed.
@@ -12,6 +13,7 @@ import { prepareWorkspace } from '../src/workspace/bootstrap.ts';
 import { parseWorkspaceYaml } from '../src/workspace/parse.ts';
 import { pgliteTarget, postgresTarget } from './lib/target.ts';
 import { PAGE_TICKET, PAGES, seedPageSession } from './scenarios/pages.ts';
+import { scenarios as boardScenarios } from './scenarios/boards.ts';
 import { scenarios as ticketScenarios } from './scenarios/tickets.ts';
 
 const { values: args } = parseArgs({
@@ -32,6 +34,8 @@ try {
   // the tickets scenarios' first seed generates the data set
   await ticketScenarios[0]!.seed!(database.db, env);
   const { pageCookie } = await seedPageSession(database.db, env);
+  // the boards scenarios' seed: board 90, a sprint of 500 cards
+  await boardScenarios.find((s) => s.seed)!.seed!(database.db, env);
   console.error(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const app = await buildApp({ config: { publicUrl: 'http://127.0.0.1', logLevel: 'warn' }, database, rateLimit: Number.MAX_SAFE_INTEGER });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -53,7 +57,7 @@ try {
           .limit(1)
           .executeTakeFirstOrThrow()),
     );
-  const pages = { ...PAGES, ticket: `/browse/${ticket.key}` };
+  const pages = { ...PAGES, ticket: `/browse/${ticket.key}`, board: '/boards/90', backlog: '/boards/90/backlog' };
   const timings: string[] = [];
   const weights: string[] = [];
   for (const [name, path] of Object.entries(pages)) {

@@ -7,12 +7,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The pages' scripts and stylesheet, served by Atrium itself (no CDN: a self-hosted service may
- * have no internet): htmx and SortableJS from their npm packages, our own app.js and app.css.
+ * have no internet): htmx and SortableJS from their npm packages, our own app.js, drag.js and app.css.
  * Each is read, hashed and compressed once per process; its address carries the hash, so it is
  * cached for a year and a new version is a new address.
  */
 
-export type AssetName = 'htmx' | 'sortable' | 'app' | 'style';
+export type AssetName = 'htmx' | 'sortable' | 'drag' | 'app' | 'style';
 
 interface Source {
   file: string;
@@ -28,6 +28,8 @@ const fromPackage = (specifier: string) => createRequire(import.meta.url).resolv
 const SOURCES: Record<AssetName, () => Source> = {
   htmx: () => ({ file: fromPackage('htmx.org/dist/htmx.min.js'), stem: 'htmx', type: 'text/javascript' }),
   sortable: () => ({ file: fromPackage('sortablejs/Sortable.min.js'), stem: 'sortable', type: 'text/javascript' }),
+  // dragging cards on a board and a backlog (loaded with SortableJS, by the pages that drag)
+  drag: () => ({ file: path.join(ROOT, 'src/web/assets/drag.js'), stem: 'drag', type: 'text/javascript' }),
   app: () => ({ file: path.join(ROOT, 'src/web/assets/app.js'), stem: 'app', type: 'text/javascript' }),
   style: () => ({ file: path.join(ROOT, 'src/web/assets/app.css'), stem: 'app', type: 'text/css' }),
 };

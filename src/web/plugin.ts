@@ -9,9 +9,12 @@ import { adminSettingsRoutes } from './pages/admin/settings.ts';
 import { activityRoutes } from './pages/agents/activity.ts';
 import { agentsRoutes } from './pages/agents/tokens.ts';
 import { boardAdminRoutes } from './pages/boards/admin/routes.ts';
+import { backlogRoutes } from './pages/boards/backlog-page.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
+import { cardMoveRoutes } from './pages/boards/card-moves.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
 import { sprintReportRoutes } from './pages/boards/sprint-report.ts';
+import { sprintRoutes } from './pages/boards/sprint-actions.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
 import { requestTypeFormRoutes } from './pages/helpdesk/request-type-form.ts';
 import { requestTypeListRoutes } from './pages/helpdesk/request-types.ts';
@@ -56,9 +59,12 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   attachmentRoutes(app, deps);
   voteRoutes(app, deps);
   newTicketRoutes(app, deps);
-  // boards: the list, a board, its settings and sprint reports
+  // boards: the list, a board with its card moves, the backlog with its sprints, settings and reports
   boardListRoutes(app, deps);
   boardRoutes(app, deps);
+  cardMoveRoutes(app, deps);
+  backlogRoutes(app, deps);
+  sprintRoutes(app, deps);
   boardAdminRoutes(app, deps);
   sprintReportRoutes(app, deps);
   // helpdesk: a project's portal forms

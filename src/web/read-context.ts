@@ -6,15 +6,23 @@ import type { Session, WebDeps } from './session.ts';
 
 /**
  * The logged-in member as a caller of the same service functions the API uses, for what a page
- * reads, with read access only: a page's change runs an operation (web/actions.ts).
+ * reads, with read access only: a page's change runs an operation (web/actions.ts). A read of
+ * what the member could change (the transitions they may take) asks with `write`, the access a
+ * page's operation runs with; it still writes nothing.
  */
-export async function readContext(deps: WebDeps, session: Session, requestId: string, log: Context['log']): Promise<Context> {
+export async function readContext(
+  deps: WebDeps,
+  session: Session,
+  requestId: string,
+  log: Context['log'],
+  access: 'read' | 'write' = 'read',
+): Promise<Context> {
   return {
     db: deps.db,
     actor: { memberId: session.memberId, name: session.name, isAdmin: session.isAdmin },
     // the member in person: no token, so history names no agent
-    agent: { tokenId: `session:${session.hash}`, kind: 'session', name: null, access: 'read' },
-    ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access: 'read' }),
+    agent: { tokenId: `session:${session.hash}`, kind: 'session', name: null, access },
+    ability: new Ability(deps.db, { memberId: session.memberId, isAdmin: session.isAdmin, access }),
     settings: await readSettings(deps.db),
     structure: deps.structure,
     hooks,

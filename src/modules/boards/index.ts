@@ -20,3 +20,5 @@ export { mayAdministerBoard } from './admin.ts';
 export { BoardSettings } from './admin-schemas.ts';
 export { swimlaneSource, type SwimlaneSource } from './swimlanes.ts';
 export { SprintReport } from './sprint-report-schema.ts';
+// the backlog and sprint pages read and change these through the operations (get_backlog, start_sprint…)
+export type { Backlog, CompletedSprint, Sprint } from './schemas.ts';

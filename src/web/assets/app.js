@@ -12,30 +12,58 @@
   // A page that names what it shows (data-events on <body>) listens to /events and, when that
   // changes, fetches itself again and swaps in its header and main, so a ticket, a board or the
   // notifications stay current while open without a reload that would lose the scroll. An
-  // `unread` event updates the header's count in place. A form being filled in is not swapped
-  // away: the refresh waits until it loses focus.
+  // `unread` event updates the header's count in place. What the member is working in is not
+  // swapped away: a form being filled in, or an open menu ("Move to…"), waits until the focus
+  // leaves it; a card being dragged waits for its drop.
   const topic = body.dataset.events;
   if (topic && window.EventSource) {
     let running = false;
     let again = false;
-    const busy = () => {
+    let waiting = false;
+    /** The form or open menu in main holding the focus while the member works in it, else null. */
+    const workingIn = () => {
       const el = document.activeElement;
-      return typing(el) && !!el.closest('main');
+      if (!el?.closest('main')) return null;
+      // a menu ("Move to…") focused to be opened, or open
+      const menu = el.closest('details');
+      if (menu) return menu;
+      return typing(el) ? el.closest('form') || el : null;
+    };
+    /** Whether the refresh must wait; if so, it is asked again when the member is done. */
+    const held = () => {
+      const box = body.dataset.dragging ? null : workingIn();
+      if (!body.dataset.dragging && !box) return false;
+      if (waiting) return true;
+      waiting = true;
+      const resume = () => {
+        waiting = false;
+        refresh();
+      };
+      if (!box) {
+        document.addEventListener('atrium:dropped', resume, { once: true });
+        return true;
+      }
+      const leave = (event) => {
+        if (box.contains(event.relatedTarget)) return;
+        box.removeEventListener('focusout', leave);
+        resume();
+      };
+      box.addEventListener('focusout', leave);
+      return true;
     };
     const refresh = async () => {
       if (running) {
         again = true;
         return;
       }
-      if (busy()) {
-        document.activeElement.addEventListener('blur', refresh, { once: true });
-        return;
-      }
+      if (held()) return;
       running = true;
       try {
         const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
         if (!response.ok) return;
         const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+        // work begun while the page was fetched (a drag, a menu opened): drawn once it is done
+        if (held()) return;
         for (const part of ['header', 'main']) {
           const now = document.querySelector(part);
           const fresh = next.querySelector(part);
@@ -50,6 +78,7 @@
           }
         }
         body.dataset.refreshed = String(Number(body.dataset.refreshed || 0) + 1);
+        document.dispatchEvent(new Event('atrium:refreshed'));
       } catch (_) {
         // the next change tries again
       } finally {
@@ -60,6 +89,8 @@
         }
       }
     };
+    // a card moved on this page (drag.js): the lists are drawn again as the server now has them
+    document.addEventListener('atrium:moved', refresh);
     const source = new EventSource(`/events?topic=${encodeURIComponent(topic)}`);
     source.addEventListener('change', refresh);
     source.addEventListener('unread', (event) => {
