@@ -18,9 +18,10 @@
   if (topic && window.EventSource) {
     let running = false;
     let again = false;
+    // a form opened in place (a field being changed) is busy until htmx swaps it away
     const busy = () => {
       const el = document.activeElement;
-      return typing(el) && !!el.closest('main');
+      return (typing(el) && !!el.closest('main')) || !!document.querySelector('main form.in-place');
     };
     const refresh = async () => {
       if (running) {
@@ -28,7 +29,8 @@
         return;
       }
       if (busy()) {
-        document.activeElement.addEventListener('blur', refresh, { once: true });
+        if (typing(document.activeElement)) document.activeElement.addEventListener('blur', refresh, { once: true });
+        else document.addEventListener('htmx:afterSettle', refresh, { once: true });
         return;
       }
       running = true;
@@ -176,5 +178,13 @@
         location.assign(create.href);
       }
     }
+  });
+
+  // --- a text the server completed (a mention): focused, the caret after what was put in -------
+  document.addEventListener('htmx:load', (event) => {
+    const el = event.detail.elt;
+    if (!el.matches?.('textarea[data-caret-end]')) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
   });
 })();
