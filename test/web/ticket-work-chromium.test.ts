@@ -207,6 +207,8 @@ describe('comment with a preview, mentioning a member who can read the ticket', 
     await expectAccessible(page, 'ticket page with mention choices');
     await priya.click();
     await expect.poll(() => page.getByRole('textbox', { name: 'Comment' }).inputValue()).toBe('Could you look at this, @priya ');
+    // the member goes on typing where the name was put in
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-body');
     await page.getByRole('textbox', { name: 'Comment' }).pressSequentially('**please**');
     await page.getByRole('button', { name: 'Preview comment' }).click();
     await expect.poll(() => page.locator('#field-body-preview strong').textContent()).toBe('please');

@@ -18,26 +18,34 @@
   if (topic && window.EventSource) {
     let running = false;
     let again = false;
-    // a form opened in place (a field being changed) is busy until htmx swaps it away
+    // a form opened in place (a field being changed), or one on its way (an htmx request from the
+    // main part), keeps the page busy until htmx swaps it
     const busy = () => {
       const el = document.activeElement;
-      return (typing(el) && !!el.closest('main')) || !!document.querySelector('main form.in-place');
+      return (typing(el) && !!el.closest('main')) || !!document.querySelector('main form.in-place, main .htmx-request');
+    };
+    /** Busy: try again when the member leaves the field, or when htmx swaps the open form away. */
+    const waitWhileBusy = () => {
+      if (!busy()) return false;
+      const el = document.activeElement;
+      if (typing(el)) el.addEventListener('blur', refresh, { once: true });
+      document.addEventListener('htmx:afterSettle', refresh, { once: true });
+      return true;
     };
     const refresh = async () => {
       if (running) {
         again = true;
         return;
       }
-      if (busy()) {
-        if (typing(document.activeElement)) document.activeElement.addEventListener('blur', refresh, { once: true });
-        else document.addEventListener('htmx:afterSettle', refresh, { once: true });
-        return;
-      }
+      if (waitWhileBusy()) return;
       running = true;
       try {
         const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
         if (!response.ok) return;
-        const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+        const text = await response.text();
+        // the member began something while the page came: it waits, and is fetched again after
+        if (waitWhileBusy()) return;
+        const next = new DOMParser().parseFromString(text, 'text/html');
         for (const part of ['header', 'main']) {
           const now = document.querySelector(part);
           const fresh = next.querySelector(part);
@@ -181,10 +189,17 @@
   });
 
   // --- a text the server completed (a mention): focused, the caret after what was put in -------
+  const caretAtEnd = (el) => {
+    el.removeAttribute('data-caret-end');
+    el.setSelectionRange(el.value.length, el.value.length);
+  };
+  document.addEventListener('focusin', (event) => {
+    if (event.target.matches?.('textarea[data-caret-end]')) caretAtEnd(event.target);
+  });
   document.addEventListener('htmx:load', (event) => {
     const el = event.detail.elt;
     if (!el.matches?.('textarea[data-caret-end]')) return;
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
+    if (document.activeElement === el) caretAtEnd(el);
+    else el.focus();
   });
 })();
