@@ -142,6 +142,9 @@ describe('change a field in place through update_ticket', () => {
     await page.getByRole('link', { name: 'Edit priority' }).click();
     await page.getByRole('form', { name: 'Change priority' }).getByLabel('Priority').selectOption('Highest');
     await expectAccessible(page, 'ticket page with a field being changed');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'ticket page with a field being changed, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('#priority').textContent()).toContain('Highest');
 
@@ -205,6 +208,8 @@ describe('comment with a preview, mentioning a member who can read the ticket', 
     const priya = page.getByRole('button', { name: 'Priya Shah @priya' });
     await priya.waitFor();
     await expectAccessible(page, 'ticket page with mention choices');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'ticket page with mention choices, dark');
     await priya.click();
     await expect.poll(() => page.getByRole('textbox', { name: 'Comment' }).inputValue()).toBe('Could you look at this, @priya ');
     // the member goes on typing where the name was put in
@@ -224,6 +229,22 @@ describe('comment with a preview, mentioning a member who can read the ticket', 
     const told = await logIn(browser, service.url, 'priya@example.com', 'atrium-demo', '/notifications', { javaScript: false });
     expect(await told.page.getByRole('link', { name: `Nia Park mentioned you on ${key}` }).count()).toBe(1);
     await told.context.close();
+  });
+
+  it('without JavaScript: Preview draws the page again with the text kept, Add comment posts and comes back', async () => {
+    const key = await aTicket('Commented without script');
+    const { context, page } = await asNia(`/browse/${key}`, false);
+    await page.getByRole('textbox', { name: 'Comment' }).fill('A plain **form**');
+    await page.getByRole('button', { name: 'Preview comment' }).click();
+    await page.waitForURL(at(`/browse/${key}/comments`));
+    expect(await page.locator('#field-body-preview strong').textContent()).toBe('form');
+    expect(await page.getByRole('textbox', { name: 'Comment' }).inputValue()).toBe('A plain **form**');
+    expect((await api(`/tickets/${key}`)).comments).toEqual([]);
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await page.waitForURL(at(`/browse/${key}#comments-section`));
+    expect(await status(page)).toContain(`Comment added to ${key}`);
+    expect((await api(`/tickets/${key}`)).comments.map((c: { body: { text: string } }) => c.body.text)).toEqual(['A plain **form**']);
+    await context.close();
   });
 
   it('offers only members who can read the ticket', async () => {
@@ -277,6 +298,8 @@ describe('take a ticket through its workflow to Done, with the screens its trans
     await page.getByLabel('Resolution').selectOption("Won't Do");
     await page.getByRole('textbox', { name: /^Comment/ }).fill('Covered by the **command palette**.');
     await expectAccessible(page, 'Done screen');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'Done screen, dark');
     await page.getByRole('button', { name: 'Done', exact: true }).click();
     await page.waitForURL(at(`/browse/${key}`));
     expect(await status(page)).toContain(`${key} is now Done (Won't Do)`);
@@ -302,6 +325,43 @@ describe('take a ticket through its workflow to Done, with the screens its trans
     await page.getByRole('button', { name: 'Request review' }).click();
     expect(await page.getByRole('main').textContent()).toContain('Assign the ticket before asking for a review.');
     expect((await api(`/tickets/${key}`)).status.name).toBe('In Progress');
+    await context.close();
+  });
+});
+
+describe('log work through log_work, and add a sub-task through the create form', () => {
+  it('logs 1h 30m with what was done, refuses a time that is no duration at its field, and adds a sub-task', async () => {
+    const key = await aTicket('Worth some work');
+    const { context, page, problems } = await asNia(`/browse/${key}`);
+    await markPage(page);
+    const logged = page.getByRole('form', { name: 'Log work' });
+    await logged.getByLabel('Time spent').fill('soon');
+    await logged.getByRole('button', { name: 'Log work' }).click();
+    await expect
+      .poll(() => page.getByRole('form', { name: 'Log work' }).getByLabel('Time spent').getAttribute('aria-invalid'))
+      .toBe('true');
+    expect(await page.getByRole('form', { name: 'Log work' }).getByLabel('Time spent').inputValue()).toBe('soon');
+    await page.getByRole('form', { name: 'Log work' }).getByLabel('Time spent').fill('1h 30m');
+    await page.getByRole('form', { name: 'Log work' }).getByLabel('What was done').fill('Read the **logs**.');
+    await page.getByRole('form', { name: 'Log work' }).getByRole('button', { name: 'Log work' }).click();
+    await expect.poll(() => page.locator('#worklogs').textContent()).toContain('1h 30m');
+    expect(await stayedOpen(page)).toBe(true);
+    await expectAccessible(page, 'ticket page with work logged');
+    const ticket = await api(`/tickets/${key}`);
+    expect(ticket.time_spent_seconds).toBe(5400);
+    expect(ticket.worklogs[0]).toMatchObject({ time_spent: '1h 30m', author: { name: 'Nia Park' }, body: { text: 'Read the **logs**.' } });
+
+    await page.getByRole('link', { name: 'Add a sub-task' }).click();
+    await page.waitForURL(/\/tickets\/new\?/);
+    expect(await page.getByLabel('Parent').inputValue()).toBe(key);
+    await page.getByLabel('Type').selectOption('Sub-task');
+    await page.getByLabel('Summary').fill('A piece of the work');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/browse\/ATR-\d+$/);
+    const subtask = page.url().split('/').pop()!;
+    expect(await api(`/tickets/${subtask}`)).toMatchObject({ parent: key, type: 'Sub-task' });
+    expect((await api(`/tickets/${key}`)).subtasks.map((s: { key: string }) => s.key)).toEqual([subtask]);
+    expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     await context.close();
   });
 });

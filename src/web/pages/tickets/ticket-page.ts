@@ -19,6 +19,7 @@ import { editTicketRoutes, shownField } from './edit-ticket.ts';
 import { previewRoutes } from './markdown-field.ts';
 import type { SentForm, ShowTicketPage, TicketSection, TicketView } from './ticket-view.ts';
 import { transitionRoutes, workflowSection } from './transition.ts';
+import { worklogRoutes, worklogsSection } from './worklogs.ts';
 
 /**
  * The member's Watch button: runs watch_ticket or unwatch_ticket (web-only operations); with
@@ -77,20 +78,15 @@ const linksSection: TicketSection = ({ ticket }) =>
     ? html`<h2>Links</h2><ul id="links">${ticket.links.map((l) => html`<li>${l.relation} ${ticketLink(l.ticket)} ${l.summary}${l.status ? html` <span class="muted">${l.status.name}</span>` : ''}</li>`)}</ul>`
     : html``;
 
-const subtasksSection: TicketSection = ({ ticket }) =>
-  ticket.subtasks.length
-    ? html`<h2>Sub-tasks</h2><ul id="subtasks">${ticket.subtasks.map((s) => html`<li>${ticketLink(s.key)} ${s.summary} <span class="muted">${s.status?.name ?? ''}</span></li>`)}</ul>`
-    : html``;
-
-const worklogsSection: TicketSection = ({ ticket, session, keys }) => html`<h2>Work logged</h2>
-<div id="worklogs">${
-  ticket.worklogs.length
-    ? ticket.worklogs.map(
-        (w) =>
-          html`<div class="worklog"><p><strong>${personLink(w.author, 'Someone')}</strong> logged <strong>${w.time_spent}</strong> <span class="muted">started ${shownTime(w.started_at, session.timezone)}</span></p>${w.body ? renderRichText(w.body, keys) : ''}</div>`,
-      )
-    : html`<p class="muted">No work logged.</p>`
-}</div>`;
+/** Its sub-tasks, and the way to add one: the create form with this ticket as the parent. */
+const subtasksSection: TicketSection = ({ ticket }) => {
+  const add = `/tickets/new?${new URLSearchParams({ project: ticket.project ?? '', parent: ticket.key })}`;
+  return html`<section aria-labelledby="subtasks-title"><h2 id="subtasks-title">Sub-tasks</h2>${
+    ticket.subtasks.length
+      ? html`<ul id="subtasks">${ticket.subtasks.map((s) => html`<li>${ticketLink(s.key)} ${s.summary} <span class="muted">${s.status?.name ?? ''}</span></li>`)}</ul>`
+      : html`<p class="muted">No sub-tasks.</p>`
+  }<p><a href="${add}">Add a sub-task</a></p></section>`;
+};
 
 /** The ticket page, top to bottom: a section is one line here (and a file of its own when it has forms). */
 const SECTIONS: readonly TicketSection[] = [
@@ -173,6 +169,7 @@ export function ticketRoutes(app: FastifyInstance, deps: PagesDeps): void {
   editTicketRoutes(app, deps);
   transitionRoutes(app, deps);
   commentRoutes(app, deps, showPage);
+  worklogRoutes(app, deps, showPage);
 }
 
 /** Watch and Stop watching: the ticket page's proof of the way every page runs an operation. */
