@@ -281,6 +281,8 @@ describe('take a ticket through its workflow to Done, with the screens its trans
     await page.getByRole('form', { name: 'Change assignee' }).getByLabel('Assignee').selectOption('');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('#assignee').textContent()).toContain('Unassigned');
+    // opened again, so that no live refresh of the change is on its way while the button is clicked
+    await page.reload();
     await page.getByRole('button', { name: 'Request review' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Assign the ticket before asking for a review.');
     expect((await api(`/tickets/${key}`)).status.name).toBe('In Progress');
@@ -289,6 +291,7 @@ describe('take a ticket through its workflow to Done, with the screens its trans
     await page.getByRole('form', { name: 'Change assignee' }).getByLabel('Assignee').selectOption({ label: 'Nia Park' });
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('#assignee').textContent()).toContain('Nia Park');
+    await page.reload();
     await page.getByRole('button', { name: 'Request review' }).click();
     await page.waitForURL(at(`/browse/${key}`));
     await expect.poll(() => page.locator('#status').textContent()).toBe('In Review');
