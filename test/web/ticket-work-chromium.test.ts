@@ -51,6 +51,9 @@ const at = (path: string) => new URL(path, service.url).href;
 const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { stayedOpen: true }));
 const stayedOpen = (page: Page) => page.evaluate(() => (window as unknown as { stayedOpen?: boolean }).stayedOpen === true);
 const status = (page: Page) => page.getByRole('status').first().textContent();
+/** htmx has answered and swapped (a new type brings its fields): what is typed next is not swapped away. */
+const settled = (page: Page) =>
+  expect.poll(() => page.evaluate(() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling') === null)).toBe(true);
 
 /** Nia creates a plain task through the form without script: the tickets the later rules work on. */
 async function aTicket(summary: string): Promise<string> {
@@ -68,6 +71,7 @@ describe('create a ticket: the type’s fields, a Markdown preview, and create_t
   it('creates a Story with description, priority, assignee, labels, component, due date, parent and custom fields', async () => {
     const { context, page, problems } = await asNia('/tickets/new?project=ATR');
     await page.getByLabel('Type').selectOption('Story');
+    await settled(page);
     // the type brings its custom fields (Story points is a Story's, Severity a Bug's)
     await page.getByLabel('Story points').waitFor();
     expect(await page.getByLabel('Severity').count()).toBe(0);
@@ -123,6 +127,7 @@ describe('create a ticket: the type’s fields, a Markdown preview, and create_t
   it('offers the request types of a helpdesk project and files the ticket through the chosen one', async () => {
     const { context, page } = await logIn(browser, service.url, 'hana@example.com', 'atrium-demo', '/tickets/new?project=HELP');
     await page.getByLabel('Helpdesk form').selectOption({ label: 'Ask about billing' });
+    await settled(page);
     await page.getByLabel('Summary').fill('The VPN drops every hour');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/browse\/HELP-\d+$/);
@@ -169,6 +174,14 @@ describe('change a field in place through update_ticket', () => {
     await page.getByRole('form', { name: 'Change labels' }).getByLabel('Labels').fill('performance, tech-debt');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('#labels').textContent()).toContain('performance, tech-debt');
+
+    await page.getByRole('link', { name: 'Edit custom fields' }).click();
+    const custom = page.getByRole('form', { name: 'Change custom fields' });
+    await custom.getByLabel('Story points').fill('8');
+    await custom.getByRole('checkbox', { name: 'macOS' }).check();
+    await custom.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('#field-platforms').count()).toBe(1);
+    expect(await page.locator('#field-platforms').textContent()).toBe('macOS');
     expect(await stayedOpen(page)).toBe(true);
     await expectAccessible(page, 'ticket page after changes');
 
@@ -177,6 +190,7 @@ describe('change a field in place through update_ticket', () => {
       priority: 'Highest',
       description: { text: 'Now with a _description_.' },
       labels: ['performance', 'tech-debt'],
+      fields: { story_points: '8', platforms: 'macOS' },
     });
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     await context.close();
@@ -358,6 +372,7 @@ describe('log work through log_work, and add a sub-task through the create form'
     await page.waitForURL(/\/tickets\/new\?/);
     expect(await page.getByLabel('Parent').inputValue()).toBe(key);
     await page.getByLabel('Type').selectOption('Sub-task');
+    await settled(page);
     await page.getByLabel('Summary').fill('A piece of the work');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/browse\/ATR-\d+$/);

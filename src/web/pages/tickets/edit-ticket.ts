@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../core/errors.ts';
 import { describeProject, visibleProjects } from '../../../modules/projects/index.ts';
-import { getTicket, type Ticket } from '../../../modules/tickets/index.ts';
+import { customFieldsFor, getTicket, type FieldShape, type Ticket } from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, field, form } from '../../components/index.ts';
 import { EMPTY_FORM, formInput, refusedForm, type FormState, type FormValues } from '../../forms.ts';
 import { Html, html } from '../../html.ts';
+import { fieldLabel } from '../../format.ts';
 import { personLink, ticketHref, ticketLink } from '../../links.ts';
 import { readContext } from '../../read-context.ts';
 import { requireSession } from '../../require-session.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
 import { renderRichText } from '../../rich-text.ts';
 import type { PagesDeps, Session } from '../../session.ts';
+import { customFieldInputs, customFieldName, customFieldValues } from './custom-fields.ts';
 import { markdownField, wantsPreview } from './markdown-field.ts';
 
 type ProjectDetail = Awaited<ReturnType<typeof describeProject>>;
@@ -21,6 +23,8 @@ interface EditContext {
   session: Session;
   ticket: Ticket;
   project: ProjectDetail | null;
+  /** The custom fields the ticket's type has. */
+  custom: FieldShape[];
   keys: ReadonlySet<string>;
 }
 
@@ -139,7 +143,30 @@ const EDITABLES: readonly Editable[] = [
         state,
       }),
   },
+  {
+    name: 'fields',
+    label: 'Custom fields',
+    slot: 'custom-fields',
+    show: (t) => {
+      const set = Object.entries(t.fields ?? {});
+      return set.length
+        ? html`<dl class="facts">${set.map(([key, value]) => html`<dt>${fieldLabel(key)}</dt><dd id="field-${key}">${value}</dd>`)}</dl>`
+        : html`<p class="muted">None set.</p>`;
+    },
+    input: (e, state) => customFieldInputs(e.custom, state ?? { ...EMPTY_FORM, values: currentFields(e) }),
+  },
 ];
+
+/** The custom fields as the form shows them at first: their values now (several choices each checked). */
+function currentFields(edit: EditContext): FormValues {
+  const values: Record<string, string | string[]> = {};
+  for (const shape of edit.custom) {
+    const shown = edit.ticket.fields?.[shape.key];
+    if (shown === undefined) continue;
+    values[customFieldName(shape.key)] = shape.type === 'multi_select' ? shown.split(', ') : shown;
+  }
+  return values;
+}
 
 const BY_NAME = new Map(EDITABLES.map((e) => [e.name, e]));
 
@@ -205,8 +232,10 @@ function editForm(edit: EditContext, editable: Editable, state: FormState | unde
 async function editContext(deps: PagesDeps, request: FastifyRequest, session: Session, key: string): Promise<EditContext> {
   const ctx = await readContext(deps, session, request.id, request.log);
   const [ticket, projects] = await Promise.all([getTicket(ctx, key), visibleProjects(ctx)]);
-  const project = ticket.project ? await describeProject(ctx, ticket.project) : null;
-  return { session, ticket, project, keys: new Set(projects.map((p) => p.key)) };
+  const [project, custom] = ticket.project
+    ? await Promise.all([describeProject(ctx, ticket.project), customFieldsFor(ctx, ticket.project, ticket.type ?? undefined)])
+    : [null, []];
+  return { session, ticket, project, custom, keys: new Set(projects.map((p) => p.key)) };
 }
 
 async function showEditPage(
@@ -241,7 +270,12 @@ async function showEditPage(
 }
 
 /** update_ticket's body from one field's form: only that field, an emptied one cleared. */
-function changeOf(deps: PagesDeps, editable: Editable, values: FormValues): Record<string, unknown> {
+function changeOf(deps: PagesDeps, editable: Editable, values: FormValues, custom: readonly FieldShape[]): Record<string, unknown> {
+  // every custom field the form shows is sent: emptied, it is cleared (null), as spec 2.4 says
+  if (editable.name === 'fields') {
+    const given = customFieldValues(custom, values) ?? {};
+    return { fields: Object.fromEntries(custom.map((shape) => [shape.key, given[shape.key] ?? null])) };
+  }
   const only: FormValues = editable.name in values ? { [editable.name]: values[editable.name]! } : { [editable.name]: '' };
   const body = formInput(deps.registry.byName.get('update_ticket')!.body!, only, [editable.name]);
   // emptied: a description is removed (null), as the API's PATCH says it; a field that cannot be
@@ -291,12 +325,11 @@ export function editTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
     };
     const sent: FormState = { ...EMPTY_FORM, values: post.values };
     if (wantsPreview(sent)) return again(sent, 200);
-    const outcome = await runAsMember<Ticket>(deps, post, 'update_ticket', {
-      params: { key },
-      body: changeOf(deps, editable, post.values),
-    });
+    const custom = editable.name === 'fields' ? (await editContext(deps, request, post.session, key)).custom : [];
+    const body = changeOf(deps, editable, post.values, custom);
+    const outcome = await runAsMember<Ticket>(deps, post, 'update_ticket', { params: { key }, body });
     if (!outcome.ok) {
-      const state = refusedForm(outcome.error, post.values, [editable.name]);
+      const state = refusedForm(outcome.error, post.values, [editable.name, ...custom.map((f) => customFieldName(f.key))]);
       if (outcome.error.status === 404) return answerRefused(reply, deps, post, outcome.error);
       return answerRefused(reply, deps, post, outcome.error, {
         page: (status) => again(state, status),

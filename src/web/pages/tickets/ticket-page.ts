@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatDuration } from '../../../core/durations.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { visibleProjects } from '../../../modules/projects/index.ts';
-import { getTicket, isWatching } from '../../../modules/tickets/index.ts';
+import { customFieldsFor, getTicket, isWatching } from '../../../modules/tickets/index.ts';
 import type { TicketDetail, WatchState } from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, form } from '../../components/index.ts';
-import { fieldLabel, shownTime } from '../../format.ts';
+import { shownTime } from '../../format.ts';
 import { html, type Html } from '../../html.ts';
 import { personLink, projectLink, ticketHref, ticketLink } from '../../links.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
@@ -51,7 +51,6 @@ const watchSection: TicketSection = async (view) => {
 /** Everything the ticket holds besides its texts, as label and value; the fields a member changes have an Edit link. */
 const factsSection: TicketSection = ({ ticket, session, keys }) => {
   const zone = session.timezone;
-  const custom = Object.entries(ticket.fields ?? {});
   const edit = (label: string, name: string, id: string) => fact(label, shownField(name, ticket, keys), id);
   return html`<dl class="facts" id="facts">
 ${fact('Project', ticket.project ? projectLink(ticket.project) : null)}${fact('Status', ticket.status?.name, 'status')}${fact('Resolution', ticket.resolution ?? 'Unresolved', 'resolution')}
@@ -65,8 +64,15 @@ ${fact('Created', shownTime(ticket.created_at, zone))}${ticket.resolved_at ? fac
 ${ticket.original_estimate_seconds !== null ? fact('Original estimate', seconds(ticket.original_estimate_seconds)) : ''}${
   ticket.remaining_estimate_seconds !== null ? fact('Remaining estimate', seconds(ticket.remaining_estimate_seconds)) : ''
 }${ticket.time_spent_seconds ? fact('Time spent', seconds(ticket.time_spent_seconds), 'time-spent') : ''}
-${custom.map(([key, value]) => fact(fieldLabel(key), value, `field-${key}`))}
 </dl>`;
+};
+
+/** The custom fields of the ticket's type, changed together in place. */
+const customFieldsSection: TicketSection = async (view) => {
+  const ctx = await readContext(view.deps, view.session, view.request.id, view.request.log);
+  const shapes = view.ticket.project ? await customFieldsFor(ctx, view.ticket.project, view.ticket.type ?? undefined).catch(() => []) : [];
+  if (!shapes.length && !Object.keys(view.ticket.fields ?? {}).length) return html``;
+  return html`<section aria-labelledby="custom-fields-title"><h2 id="custom-fields-title">Custom fields</h2><div id="custom-fields">${shownField('fields', view.ticket, view.keys)}</div></section>`;
 };
 
 const descriptionSection: TicketSection = ({ ticket, keys }) =>
@@ -94,6 +100,7 @@ const SECTIONS: readonly TicketSection[] = [
   watchSection,
   workflowSection,
   factsSection,
+  customFieldsSection,
   descriptionSection,
   linksSection,
   subtasksSection,
