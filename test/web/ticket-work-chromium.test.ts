@@ -383,3 +383,26 @@ describe('log work through log_work, and add a sub-task through the create form'
     await context.close();
   });
 });
+
+describe('a change the policy refuses is said at its form and changes nothing', () => {
+  it('a viewer of the project may read the ticket but not change or comment on it', async () => {
+    const key = await aTicket('Only looked at');
+    const { context, page } = await logIn(browser, service.url, 'jordan@example.com', 'atrium-demo', `/browse/${key}`);
+    await page.getByRole('link', { name: 'Edit priority' }).click();
+    const change = page.getByRole('form', { name: 'Change priority' });
+    await change.getByLabel('Priority').selectOption('Lowest');
+    await change.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('form', { name: 'Change priority' }).getByRole('alert').count()).toBe(1);
+    expect(await page.getByRole('form', { name: 'Change priority' }).getByLabel('Priority').inputValue()).toBe('Lowest');
+    await expectAccessible(page, 'a refused change at its form');
+
+    await page.getByRole('textbox', { name: 'Comment' }).fill('Looks fine to me');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await expect.poll(() => page.getByRole('form', { name: 'Add a comment' }).getByRole('alert').count()).toBe(1);
+    expect(await page.getByRole('textbox', { name: 'Comment' }).inputValue()).toBe('Looks fine to me');
+    const seen = await api(`/tickets/${key}`);
+    expect(seen.priority).toBe('Medium');
+    expect(seen.comments).toEqual([]);
+    await context.close();
+  });
+});
