@@ -261,6 +261,17 @@ describe('comment with a preview, mentioning a member who can read the ticket', 
     await context.close();
   });
 
+  it('on a helpdesk project, an internal note is added as internal', async () => {
+    const { context, page } = await logIn(browser, service.url, 'hana@example.com', 'atrium-demo', '/browse/HELP-1');
+    await page.getByRole('textbox', { name: 'Comment' }).fill('Customer is on the old plan.');
+    await page.getByRole('checkbox', { name: 'Internal note: never shown to customers' }).check();
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await expect.poll(() => page.locator('#comments').textContent()).toContain('Internal note');
+    const comments = (await api('/tickets/HELP-1')).comments as { body: { text: string }; visibility: string }[];
+    expect(comments.at(-1)).toMatchObject({ body: { text: 'Customer is on the old plan.' }, visibility: 'internal' });
+    await context.close();
+  });
+
   it('offers only members who can read the ticket', async () => {
     const key = await aTicket('Who may be mentioned');
     const { context, page } = await asNia(`/browse/${key}`);

@@ -71,7 +71,8 @@ async function screenForm(
         label: 'Resolution',
         type: 'select',
         state,
-        choices: screens.resolutions.map((r) => ({ value: r, label: r })),
+        // left at the default, the transition keeps the ticket's resolution or gives the project's default
+        choices: [{ value: '', label: 'The default' }, ...screens.resolutions.map((r) => ({ value: r, label: r }))],
       })
     : '';
   const assignee = screen.asks.assignee
