@@ -266,7 +266,7 @@ describe('comment with a preview, mentioning a member who can read the ticket', 
     await page.getByRole('textbox', { name: 'Comment' }).fill('Customer is on the old plan.');
     await page.getByRole('checkbox', { name: 'Internal note: never shown to customers' }).check();
     await page.getByRole('button', { name: 'Add comment' }).click();
-    await expect.poll(() => page.locator('#comments').textContent()).toContain('Internal note');
+    await expect.poll(() => page.locator('#comments').textContent()).toContain('Customer is on the old plan.');
     const comments = (await api('/tickets/HELP-1')).comments as { body: { text: string }; visibility: string }[];
     expect(comments.at(-1)).toMatchObject({ body: { text: 'Customer is on the old plan.' }, visibility: 'internal' });
     await context.close();
