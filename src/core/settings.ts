@@ -57,6 +57,8 @@ export interface WorkspaceSettings {
   /** Made read-only by the operator: every change is refused (spec 5.6). */
   readOnly: boolean;
   defaultPriority: string | null;
+  /** The largest file an attachment may be, in bytes: the administrator's setting (25 MiB unless changed). */
+  attachmentMaxBytes: number;
   configVersion: number;
 }
 
@@ -72,6 +74,7 @@ export const settingsColumns = [
   'module_crm',
   'read_only',
   'default_priority',
+  'attachment_max_bytes',
   'config_version',
 ] as const;
 
@@ -92,6 +95,7 @@ export function settingsFromRow(row: SettingsRow): WorkspaceSettings {
     },
     readOnly: row.read_only,
     defaultPriority: row.default_priority,
+    attachmentMaxBytes: row.attachment_max_bytes,
     configVersion: Number(row.config_version),
   };
 }

@@ -50,6 +50,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
       const release = () => {
         if (released) return;
         released = true;
+        process.off('exit', release);
         try {
           if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.unlinkSync(file);
         } catch {

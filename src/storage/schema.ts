@@ -20,6 +20,8 @@ export interface WorkspaceSettingsTable {
   default_priority: string | null;
   /** The operator's switch: every change refused (spec 5.6; migration 0030). */
   read_only: Generated<boolean>;
+  /** The largest file an attachment may be, in bytes (migration 0034). */
+  attachment_max_bytes: Generated<number>;
   config_version: ColumnType<number, number | undefined, number>;
   updated_at: Generated<string>;
 }

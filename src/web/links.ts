@@ -35,3 +35,12 @@ export function pageHref(space: string, slug: string): string {
 export function contactHref(id: string): string {
   return `/crm/contacts/${id}`;
 }
+
+/** A helpdesk project's portal forms, ordered and changed by their managers. */
+export function requestTypesHref(project: string): string {
+  return `/projects/${encodeURIComponent(project)}/request-types`;
+}
+
+export function requestTypeHref(project: string, key: string): string {
+  return `${requestTypesHref(project)}/${encodeURIComponent(key)}`;
+}

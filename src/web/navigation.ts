@@ -26,7 +26,7 @@ const LANDINGS: Record<ModuleSection, { label: string; href: string }> = {
  * The modules the member may use, as the header lists them: those switched on, and — for the
  * CRM, whose roles are its own (spec 5.6) — open to the member. Boards, the knowledge base and
  * time are open to every member while on: what each shows is what the member may see there.
- * The helpdesk has no pages of its own yet, so no link.
+ * The helpdesk has no link of its own: its pages hang off its projects (their request types).
  */
 export async function usableModules(
   db: Kysely<DB>,

@@ -8,9 +8,13 @@ import { adminAuditRoutes } from './pages/admin/audit.ts';
 import { adminSettingsRoutes } from './pages/admin/settings.ts';
 import { activityRoutes } from './pages/agents/activity.ts';
 import { agentsRoutes } from './pages/agents/tokens.ts';
+import { boardAdminRoutes } from './pages/boards/admin/routes.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
+import { sprintReportRoutes } from './pages/boards/sprint-report.ts';
 import { crmRoutes } from './pages/crm/landing.ts';
+import { requestTypeFormRoutes } from './pages/helpdesk/request-type-form.ts';
+import { requestTypeListRoutes } from './pages/helpdesk/request-types.ts';
 import { knowledgeRoutes } from './pages/knowledge/landing.ts';
 import { knowledgeTrashRoutes } from './pages/knowledge/trash.ts';
 import { eventRoutes } from './pages/live/events.ts';
@@ -19,8 +23,10 @@ import { personRoutes } from './pages/people/person-page.ts';
 import { homeRoutes } from './pages/projects/home.ts';
 import { projectRoutes } from './pages/projects/project-page.ts';
 import { searchRoutes } from './pages/search/search.ts';
+import { attachmentRoutes } from './pages/tickets/attachments.ts';
 import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
 import { ticketRoutes, watchRoutes } from './pages/tickets/ticket-page.ts';
+import { voteRoutes } from './pages/tickets/votes.ts';
 import { timeRoutes } from './pages/time/landing.ts';
 import { refuseFormsWhileReadOnly } from './read-only.ts';
 import { addPageHeaders } from './security-headers.ts';
@@ -46,10 +52,18 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   // tickets: a ticket, Watch, create
   ticketRoutes(app, deps);
   watchRoutes(app, deps);
+  // tickets: attachments and votes (the ticket page's sections, with its history)
+  attachmentRoutes(app, deps);
+  voteRoutes(app, deps);
   newTicketRoutes(app, deps);
-  // boards: the list and a board
+  // boards: the list, a board, its settings and sprint reports
   boardListRoutes(app, deps);
   boardRoutes(app, deps);
+  boardAdminRoutes(app, deps);
+  sprintReportRoutes(app, deps);
+  // helpdesk: a project's portal forms
+  requestTypeListRoutes(app, deps);
+  requestTypeFormRoutes(app, deps);
   // knowledge base: spaces, pages and a space's trash
   knowledgeRoutes(app, deps);
   knowledgeTrashRoutes(app, deps);

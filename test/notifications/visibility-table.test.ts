@@ -64,6 +64,8 @@ const MARK = {
   actControlCrm: 'Actcontrolcrm',
   formNoRole: 'FORMNOROLE',
   formControl: 'FORMCONTROL',
+  actSpace: 'ACTSPACE',
+  actSpaceControl: 'ACTCTLSPACE',
 } as const;
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -230,6 +232,9 @@ beforeAll(async () => {
   const form = (key: string) => ({ key: key.toLowerCase(), name: `Form ${key}`, ticket_type: 'Question' });
   await must(api('finn', 'POST', '/projects/HELP/request-types', form(MARK.formNoRole)), 201);
   await must(api('vera', 'POST', '/projects/HELP/request-types', form(MARK.formControl)), 201);
+  const secretPage = (title: string) => ({ title, body: 'Written by an agent.' });
+  await must(api('finn', 'POST', '/knowledge/spaces/SECRET/pages', secretPage(`Walrus ${MARK.actSpace}`)), 201);
+  await must(api('vera', 'POST', '/knowledge/spaces/SECRET/pages', secretPage(`Walrus ${MARK.actSpaceControl}`)), 201);
 
   await until(() => streams.finnHelp.changes().length >= 2, "Finn's HELP-1 page to change twice");
   await settle();
@@ -491,8 +496,17 @@ const TABLE: Record<Channel, Record<Reason, Cell>> = {
         expect(seen.vera.activity).toContain(MARK.actControlCrm);
       },
     },
-    'restricted space': { notCarried: 'page changes keep versions, not history: the page lists none' },
-    draft: { notCarried: 'page changes keep versions, not history: the page lists none' },
+    'restricted space': {
+      check: () => {
+        // a page Finn's agent wrote in the secret space, which Finn may no longer read
+        expect(finnBefore.activity).toContain(MARK.actSpace);
+        expect(seen.finn.activity).not.toContain(MARK.actSpace);
+        expect(seen.finn.activity).not.toContain(MARK.actSpace.toLowerCase());
+        expect(seen.finn.activity).toContain('created <span class="muted">a page you cannot see now</span>');
+        expect(seen.vera.activity).toContain(MARK.actSpaceControl);
+      },
+    },
+    draft: { notCarried: "an agent's draft is its member's own, which the member may always read" },
     'loses access later': {
       check: () => {
         // every row above is one: what Finn's agents did while he could see it

@@ -5,13 +5,13 @@ const CARL_LIMITED = '- { role: CRM editor, members: [carl@example.com], compani
  * The visibility table's workspace. One member per reason a member may not see a record, and Vera,
  * who may see everything (the positive control). `later` is the same file after Finn and Carl lose
  * access through it (the "loses access later" rows):
- *   vera  every project, the Embargo level, the whole CRM, the secret space: sees everything
+ *   vera  every project, the Embargo level, the whole CRM, the secret space (edits it): sees everything
  *   wes   the same, and the author of a draft; assignee and watcher of SOFT-1
  *   lena  views SOFT, HELP and SALES but is not in the Embargo level (SOFT-1 is behind it; she
  *         reported it, so she watches it); sees the whole CRM
  *   olga  no project role anywhere and no CRM role: the CRM is closed to her
  *   carl  views SOFT; views HELP, later not; edits the whole CRM, later only Globex Corporation's
- *   finn  everything Vera has; later only views SOFT (not the level), no HELP or SALES role,
+ *   finn  everything Vera has (edits the secret space); later only views SOFT (not the level), no HELP or SALES role,
  *         no CRM role, no secret space
  */
 export function visibilityWorkspace(later: boolean): string {
@@ -119,6 +119,7 @@ spaces:
   - key: SECRET
     name: Secret space
     read: { members: [vera@example.com, wes@example.com${finnAgent}] }
+    edit: { members: [vera@example.com, wes@example.com${finnAgent}] }
     pages:
       - { slug: plan, title: Zeppelin plan, body: "The zeppelin cargo, see [[OPEN:target]].", author: wes@example.com }
 

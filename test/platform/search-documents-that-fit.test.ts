@@ -4,7 +4,7 @@ import { api, startKnowledge, type KnowledgeTokens } from '../knowledge/support.
 
 // A search document holds at most 1 MB of words and positions: a million characters of distinct
 // words hold half as much again. The text is stored whole, and found by as many of its first
-// words as fit (docs/adr/pending-search-documents-that-fit.md).
+// words as fit (ADR 0064).
 const SLOW = 180_000;
 
 /** `first`, then distinct words (`<stem><n>`) to exactly `length` characters, then `last`. */

@@ -46,6 +46,8 @@ export async function logIn(
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScript ?? true,
     viewport: { width: options.width ?? 1280, height: 900 },
+    // No transitions: axe reads colours as they settle, not mid-fade.
+    reducedMotion: 'reduce',
   });
   const page = await context.newPage();
   const problems: string[] = [];

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
+import type { Browser as Chromium, Page } from 'playwright-core';
+import { closeChromium, launchChromium } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { exchange, me, pkce, registerClient, send, startListeningService } from '../oauth/support.ts';
 
-// Debian's chromium, installed by .ci/install-chromium.sh when missing.
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 
 let service: TestService;
@@ -27,22 +26,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   callbackPort = (callback.address() as AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
-  // A browser that does not close within ten seconds is left to exit with the worker, so teardown never hangs the run.
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   callback?.closeAllConnections();
   await new Promise((resolve) => callback?.close(resolve));
   await service?.close();

@@ -1,4 +1,5 @@
-import { chromium, type Browser as Chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser as Chromium, BrowserContext, Page } from 'playwright-core';
+import { closeChromium, launchChromium } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { startListeningService } from '../oauth/support.ts';
@@ -6,8 +7,6 @@ import { startListeningService } from '../oauth/support.ts';
 // In a real browser (ADR 0021): a member finds their way from the home page, the pages fit a phone,
 // the board's columns stand side by side, and a reload after creating a token makes no second one.
 
-// Debian's chromium, installed by .ci/install-chromium.sh when missing.
-const CHROMIUM = '/usr/bin/chromium';
 const PHONE = { width: 375, height: 740 };
 
 let service: TestService;
@@ -15,22 +14,10 @@ let browser: Chromium;
 
 beforeAll(async () => {
   service = await startListeningService({ workspace: 'pages-workspace.yaml' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
-  // A browser that does not close within ten seconds is left to exit with the worker, so teardown never hangs the run.
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   await service?.close();
 }, 90_000);
 

@@ -258,7 +258,8 @@ describe('a member opening an administrator’s page reads what happened and whe
 });
 
 describe('every page passes axe-core with no serious or critical finding, light and dark', () => {
-  it('checks each page a member and an administrator open', async () => {
+  let pages: string[] = [];
+  beforeAll(async () => {
     const activity = await api(mia, 'POST', '/activities', {
       description: 'Quarterly planning',
       start: '2026-01-05T09:00:00Z',
@@ -267,8 +268,7 @@ describe('every page passes axe-core with no serious or critical finding, light 
     expect(activity.status).toBe(201);
     const contacts = await api(mia, 'GET', '/contacts?q=quinn');
     const companies = await api(mia, 'GET', '/companies');
-    const m = await asMia();
-    const pages = [
+    pages = [
       '/',
       '/projects/CORE',
       '/browse/CORE-1',
@@ -288,9 +288,19 @@ describe('every page passes axe-core with no serious or critical finding, light 
       '/agents/activity',
       `/people/${(await api(mia, 'GET', '/me')).json.user.id}`,
     ];
-    await visitAll(m, pages);
-    await m.page.emulateMedia({ colorScheme: 'dark' });
-    await visitAll(m, pages);
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`checks each page a member opens, ${scheme}`, async () => {
+      const m = await asMia();
+      await m.page.emulateMedia({ colorScheme: scheme });
+      await visitAll(m, pages);
+      await m.context.close();
+    });
+  }
+
+  it('checks the 404 page, the administrator’s pages and the log-in page', async () => {
+    const m = await asMia();
     const missing = await m.page.goto(at('/no/such/page'));
     expect(missing?.status()).toBe(404);
     await expectAccessible(m.page, '404 page');

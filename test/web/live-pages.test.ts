@@ -1,11 +1,9 @@
 import http from 'node:http';
-import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
+import type { Browser as Chromium, Page } from 'playwright-core';
+import { closeChromium, launchChromium } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { loggedIn, send, startListeningService, workspaceWithDevTwo } from '../oauth/support.ts';
-
-// Debian's chromium, installed by .ci/install-chromium.sh when missing.
-const CHROMIUM = '/usr/bin/chromium';
 
 let service: TestService;
 let browser: Chromium;
@@ -28,21 +26,10 @@ beforeAll(async () => {
   service = await startListeningService({ workspace: workspaceWithDevTwo() + BOARD });
   lee = await service.token('lee@example.com', 'write', 'Lee agent');
   dev2 = await service.token('dev2@example.com', 'write');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   await service?.close();
 }, 90_000);
 

@@ -45,6 +45,15 @@ describe('a web-only operation is absent from the OpenAPI document', () => {
         'create_personal_token',
         'revoke_personal_token',
         'revoke_connection',
+        'list_attachments',
+        'add_attachments',
+        'delete_attachment',
+        'download_attachment',
+        'list_votes',
+        'vote_ticket',
+        'unvote_ticket',
+        'ticket_history',
+        'set_attachment_limit',
       ]),
     );
     const reply = await service.request('GET', '/api/v1/openapi.json');
@@ -76,10 +85,14 @@ describe('a web-only operation is absent from MCP tools/list, for an administrat
 
 describe('a web-only operation has no REST route', () => {
   it('answers 404 at every address an API operation of its name could have', async () => {
-    for (const path of ['/api/v1/declared_in_a_test', '/api/v1/watch_ticket', '/api/v1/tickets/CORE-1/watch']) {
+    const paths = ['/api/v1/declared_in_a_test', '/api/v1/watch_ticket', '/api/v1/tickets/CORE-1/watch'];
+    const extras = ['/api/v1/tickets/CORE-1/attachments', '/api/v1/tickets/CORE-1/votes', '/api/v1/tickets/CORE-1/history'];
+    for (const path of [...paths, ...extras]) {
       const reply = await service.request('POST', path, { token: adminWrite, body: { word: 'hello' } });
       expect(reply.status, path).toBe(404);
     }
+    // attachments, votes and history are read in the browser only, too
+    for (const path of extras) expect((await service.request('GET', path, { token: adminWrite })).status, path).toBe(404);
   });
 });
 

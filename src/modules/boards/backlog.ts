@@ -12,7 +12,7 @@ import { presentSprint } from './present.ts';
 import { lockSprint, openSprintOf, putInSprint, sprintJson, sprintRows, takeOutOfOpenSprint, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type { Backlog, BacklogMoveBody } from './schemas.ts';
-import { all, inNoOpenSprint, inProjects, inSprint, isOpen, statusOf, visibleTo } from './ticket-sets.ts';
+import { all, inNoOpenSprint, inProjects, inSprint, isOpen, matchesBoardFilter, statusOf, visibleTo } from './ticket-sets.ts';
 
 /**
  * The backlog proper: open tickets of the board's projects in no open sprint of the board. Its
@@ -34,7 +34,7 @@ export const backlogList = (
 export async function getBacklog(ctx: Context, number: number): Promise<Backlog> {
   const board = await loadVisibleBoard(ctx, number);
   const projectIds = board.visibleProjects.map((p) => p.id);
-  const seen = [inProjects(projectIds), visibleTo(await ticketScope(ctx))];
+  const seen = [inProjects(projectIds), matchesBoardFilter(board.filter), visibleTo(await ticketScope(ctx))];
   const sprintsOn = moduleOffReason('sprints', ctx.settings) === null;
   const backlog = sprintsOn ? backlogList(board, projectIds) : all([inProjects(projectIds), isOpen]);
   const { tokenCheck } = ctx;

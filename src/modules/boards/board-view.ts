@@ -19,7 +19,7 @@ import { activeSprintJson, listBoardRows, sprintRows, type ColumnRow, type Sprin
 import { resolveSprint } from './resolve.ts';
 import { cardSourceColumns } from './summaries.ts';
 import type { Board, BoardDetail, Column } from './schemas.ts';
-import { all, inActiveSprint, inProjects, inSprint, MAX_TICKETS, statusIn } from './ticket-sets.ts';
+import { all, inActiveSprint, inProjects, inSprint, matchesBoardFilter, MAX_TICKETS, statusIn } from './ticket-sets.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -83,6 +83,7 @@ interface BoardCards {
 async function boardCards(ctx: Context, board: LoadedBoard, scope: TicketScope, shown: SprintShown): Promise<BoardCards> {
   const onBoard = all([
     inProjects(board.visibleProjects.map((p) => p.id)),
+    matchesBoardFilter(board.filter),
     // security levels decided in the query: no round trip to read the member's levels first
     visibleTicketSql(scope),
     ...(shown === 'active' ? [inActiveSprint(board.id)] : shown ? [inSprint(shown.id)] : []),

@@ -15,3 +15,8 @@ export { getBoard, listBoards } from './board-view.ts';
 // the pages' sprint links on a board (the same reads as GET /boards and GET /boards/{n}/sprints)
 export { listSprints } from './sprints.ts';
 export { Board, BoardDetail, SprintList } from './schemas.ts';
+// the board's settings page and the board page's link to it
+export { mayAdministerBoard } from './admin.ts';
+export { BoardSettings } from './admin-schemas.ts';
+export { swimlaneSource, type SwimlaneSource } from './swimlanes.ts';
+export { SprintReport } from './sprint-report-schema.ts';

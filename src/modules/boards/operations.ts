@@ -1,5 +1,6 @@
 import { defineOperation } from '../../core/operation.ts';
 import { Ticket, ticketRow } from '../tickets/index.ts';
+import { boardAdminOperations } from './admin-operations.ts';
 import { getBacklog, moveToSprint } from './backlog.ts';
 import { getBoard, listBoards } from './board-view.ts';
 import { moveCard } from './card-move.ts';
@@ -236,4 +237,5 @@ export const boardOperations = [
   startSprintOperation,
   completeSprintOperation,
   deleteSprintOperation,
+  ...boardAdminOperations,
 ];

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
 import { PREPARE } from '../../storage/prepared.ts';
-import type { BoardKind, SprintState } from './tables.ts';
+import type { BoardFilter, BoardKind, QuickFilter, SprintState, Swimlanes } from './tables.ts';
 
 export interface BoardRow {
   id: string;
@@ -12,6 +12,9 @@ export interface BoardRow {
   owner_name: string | null;
   all_projects: boolean;
   done_retention_days: number | null;
+  swimlanes: Swimlanes;
+  quick_filters: QuickFilter[];
+  filter: BoardFilter | null;
 }
 
 export interface BoardProject {
@@ -39,7 +42,7 @@ export interface SprintRow {
   position: number;
 }
 
-const boardColumns = sql`b.id, b.number, b.name, b.kind, b.owner_id, m.display_name as owner_name, b.all_projects, b.done_retention_days`;
+const boardColumns = sql`b.id, b.number, b.name, b.kind, b.owner_id, m.display_name as owner_name, b.all_projects, b.done_retention_days, b.swimlanes, b.quick_filters, b.filter`;
 
 export async function listBoardRows(db: Kysely<DB>): Promise<BoardRow[]> {
   const result = await sql<BoardRow>`/*prepare*/

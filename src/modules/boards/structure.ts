@@ -13,8 +13,9 @@ const boards = new StructureKind<BoardStructure | null>('boards');
 
 /**
  * A board by number from the app's structure store. Boards, their projects and columns are
- * written only by the workspace file, and members' names by it and the CLI, each of which bumps
- * config_version; sprints are written through the API and are never kept here.
+ * written only by the workspace file and the board's settings page (admin.ts), and members'
+ * names by the file and the CLI, each of which bumps config_version; sprints are written through
+ * the API and are never kept here.
  */
 export function cachedBoard(ctx: StructureReader, number: number): Promise<BoardStructure | null> {
   return ctx.structure.get(ctx, boards, String(number), async () => {

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { visibleTicketSql, type TicketScope } from '../tickets/index.ts';
 import { fromActiveSprint } from './repo.ts';
+import type { BoardFilter } from './tables.ts';
 
 /** SQL conditions on a ticket `t` (and its status `s`) that name the lists boards show. */
 
@@ -15,6 +16,18 @@ export const inProjects = (projectIds: readonly string[]): RawBuilder<boolean> =
   projectIds.length === 1
     ? sql<boolean>`t.project_id = ${projectIds[0]}::uuid`
     : sql<boolean>`t.project_id = any(${[...projectIds]}::uuid[])`;
+
+/** The board's own filter (beside its projects): one of its types, one of its labels, each when given. */
+export function matchesBoardFilter(filter: BoardFilter | null): RawBuilder<boolean> {
+  const types = (filter?.types ?? []).map((t) => t.trim().toLowerCase());
+  const labels = filter?.labels ?? [];
+  return all([
+    ...(types.length
+      ? [sql<boolean>`exists (select 1 from ticket_types tt where tt.id = t.type_id and lower(trim(tt.name)) = any(${types}::text[]))`]
+      : []),
+    ...(labels.length ? [sql<boolean>`t.label_names && ${labels}::text[]`] : []),
+  ]);
+}
 
 export const visibleTo = (scope: TicketScope): RawBuilder<boolean> => visibleTicketSql(scope);
 

@@ -37,6 +37,39 @@ export const BoardEntry = Type.Object(
       description: 'project keys the board draws from, or `all` for every project',
     }),
     columns: Type.Array(BoardColumnEntry, { minItems: 1, description: 'left to right' }),
+    swimlanes: Type.Optional(
+      StringEnum(['none', 'assignee', 'parent', 'priority'], {
+        description: "the rows the board's page groups cards into; left out: as it is (`none` for a new board)",
+      }),
+    ),
+    filter: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            types: Type.Optional(Names('only tickets of one of these types')),
+            labels: Type.Optional(Names('only tickets with one of these labels')),
+          },
+          {
+            ...Strict,
+            description: 'with its projects, chooses the board’s tickets; null: every ticket of its projects; left out: as it is',
+          },
+        ),
+      ),
+    ),
+    quick_filters: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Name('unique on its board'),
+            assignee: Type.Optional(Nullable(StringEnum(['me', 'unassigned'], { description: 'the member looking, or nobody' }))),
+            label: Type.Optional(Nullable(Type.String({ description: 'a label the card carries' }))),
+            type: Type.Optional(Nullable(Type.String({ description: "the card's ticket type" }))),
+          },
+          Strict,
+        ),
+        { description: "what the board's page offers to narrow its cards, each matching every criterion given; left out: as they are" },
+      ),
+    ),
     done_retention_days: Type.Optional(
       Nullable(Type.Integer({ minimum: 0, description: 'done tickets done for longer leave the board view; null (default) keeps them' })),
     ),

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { ApiError } from '../../core/errors.ts';
-import { candidateList, normalizeKey, normalizeName } from '../../core/names.ts';
+import { normalizeKey, normalizeName } from '../../core/names.ts';
 import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import type { StoredRow } from '../../workspace/writer.ts';
+import { checkBoardConfig, writeBoardConfig } from './board-config.ts';
 import { parseSprintDate } from './dates.ts';
 import { BoardEntries, type BoardEntry } from './workspace-schema.ts';
 
@@ -22,23 +23,6 @@ function sprintDate(value: string | undefined, path: string): string | null {
   } catch (error) {
     return fail(path, (error as ApiError).message.replace(/^: /, ''));
   }
-}
-
-function checkColumns(ctx: CheckContext, board: BoardEntry, at: (...parts: (string | number)[]) => string): void {
-  const known = [...new Set([...ctx.workflows.values()].flatMap((w) => w.statuses))];
-  const seen = new Map<string, string>();
-  board.columns.forEach((column, c) => {
-    column.statuses.forEach((status, s) => {
-      const path = at('columns', c, 'statuses', s);
-      const key = normalizeName(status);
-      if (!known.some((k) => normalizeName(k) === key))
-        fail(path, `no status "${status.trim()}"; statuses are ${candidateList(status, known)}`);
-      const earlier = seen.get(key);
-      if (earlier) fail(path, `status "${status.trim()}" is already shown by ${earlier}; a status belongs to one column`);
-      seen.set(key, at('columns', c));
-    });
-    if (column.min != null && column.max != null && column.min > column.max) fail(at('columns', c, 'min'), 'is above max');
-  });
 }
 
 function checkSprints(board: BoardEntry, at: (...parts: (string | number)[]) => string): void {
@@ -60,9 +44,14 @@ function checkSprints(board: BoardEntry, at: (...parts: (string | number)[]) => 
   });
 }
 
-function check(ctx: CheckContext): void {
+async function check(ctx: CheckContext): Promise<void> {
   const boards = ctx.file.boards ?? [];
   const projectKeys = [...new Set([...(ctx.file.projects ?? []).map((p) => p.key.toUpperCase()), ...ctx.existing.projects.keys()])];
+  const storedTypes = await ctx.db.selectFrom('ticket_types').select('name').execute();
+  const ticketTypes = [
+    ...storedTypes.map((t) => t.name),
+    ...(ctx.file.projects ?? []).flatMap((p) => (p.ticket_types ?? []).map((t) => (typeof t === 'string' ? t : t.name))),
+  ];
   const numbers = new Map<number, number>();
   boards.forEach((board, b) => {
     const at = (...parts: (string | number)[]) => filePath('boards', b, ...parts);
@@ -70,55 +59,10 @@ function check(ctx: CheckContext): void {
     if (earlier !== undefined) fail(at('number'), `board ${board.number} is declared twice (also boards[${earlier}])`);
     numbers.set(board.number, b);
     if (board.owner) ctx.people.find(board.owner, at('owner'));
-    if (board.projects !== 'all') {
-      board.projects.forEach((key, p) => {
-        if (!projectKeys.includes(normalizeKey(key)))
-          fail(at('projects', p), `no project "${key.trim()}"; projects are ${candidateList(key, projectKeys)}`);
-      });
-    }
-    checkColumns(ctx, board, at);
+    const statuses = [...new Set([...ctx.workflows.values()].flatMap((w) => w.statuses))];
+    checkBoardConfig(board, { statuses, projectKeys, ticketTypes }, (parts, reason) => fail(at(...parts), reason));
     checkSprints(board, at);
   });
-}
-
-async function applyProjects(ctx: ApplyContext, boardId: string, board: BoardEntry): Promise<void> {
-  const keys = board.projects === 'all' ? [] : board.projects.map(normalizeKey);
-  const projects = await ctx.db.selectFrom('projects').select(['id', 'key']).execute();
-  const wanted = keys.map((key) => projects.find((p) => p.key.toUpperCase() === key)!.id);
-  const stored = await ctx.db
-    .selectFrom('board_projects')
-    .select('project_id')
-    .where('board_id', '=', boardId)
-    .orderBy('position')
-    .execute();
-  if (stored.map((r) => r.project_id).join() === wanted.join()) return;
-  await ctx.db.deleteFrom('board_projects').where('board_id', '=', boardId).execute();
-  if (wanted.length) {
-    await ctx.db
-      .insertInto('board_projects')
-      .values(wanted.map((project_id, position) => ({ board_id: boardId, project_id, position })))
-      .execute();
-  }
-  ctx.writer.log.note('board_projects', 'updated');
-}
-
-async function applyColumns(ctx: ApplyContext, boardId: string, board: BoardEntry): Promise<void> {
-  const stored = await ctx.db.selectFrom('board_columns').selectAll().where('board_id', '=', boardId).execute();
-  for (const [position, column] of board.columns.entries()) {
-    const existing = stored.find((c) => c.position === position) as StoredRow | undefined;
-    await ctx.writer.save('board_columns', existing, {
-      board_id: boardId,
-      position,
-      name: column.name?.trim() ?? null,
-      statuses: column.statuses.map((s) => s.trim()),
-      min_tickets: column.min ?? null,
-      max_tickets: column.max ?? null,
-    });
-  }
-  await ctx.writer.delete(
-    'board_columns',
-    stored.filter((c) => c.position >= board.columns.length).map((c) => c.id),
-  );
 }
 
 /** Sprints of the file are created once, when the board has none of that name; the API runs them afterwards. */
@@ -174,10 +118,7 @@ async function addSprintTickets(
 async function apply(ctx: ApplyContext): Promise<void> {
   for (const [b, board] of (ctx.file.boards ?? []).entries()) {
     const existing = await ctx.db.selectFrom('boards').selectAll().where('number', '=', board.number).executeTakeFirst();
-    const id = await ctx.writer.save('boards', existing as StoredRow | undefined, {
-      number: board.number,
-      name: board.name.trim(),
-      kind: board.kind,
+    const id = await writeBoardConfig(ctx.writer, existing as StoredRow | undefined, board.number, board, {
       owner_id:
         board.owner === undefined
           ? existing
@@ -186,11 +127,8 @@ async function apply(ctx: ApplyContext): Promise<void> {
           : board.owner === null
             ? null
             : ctx.people.id(board.owner, filePath('boards', b, 'owner')),
-      all_projects: board.projects === 'all',
       done_retention_days: board.done_retention_days === undefined ? (existing ? undefined : null) : board.done_retention_days,
     });
-    await applyProjects(ctx, id, board);
-    await applyColumns(ctx, id, board);
     await applySprints(ctx, id, board, b);
   }
 }

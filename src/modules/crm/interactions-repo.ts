@@ -1,30 +1,18 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DB } from '../../storage/schema.ts';
-import type { InteractionKind } from './tables.ts';
+import type { InteractionsTable } from './tables.ts';
+
+/** An interaction as stored, its columns typed once, by the table. */
+type StoredInteraction = Selectable<InteractionsTable>;
 
 /** An interaction with the names it shows. */
-export interface InteractionRow {
-  id: string;
-  kind: InteractionKind;
-  subject: string;
-  body_format: string;
-  body_text: string;
-  occurred_at: string;
-  duration_seconds: number;
-  author_id: string | null;
+export type InteractionRow = Omit<StoredInteraction, 'created_at'> & {
   author_name: string | null;
-  contact_id: string | null;
   contact_name: string | null;
-  company_id: string | null;
   company_name: string | null;
-  ticket_id: string | null;
   ticket_key: string | null;
-  due_at: string | null;
-  assignee_id: string | null;
   assignee_name: string | null;
-  done_at: string | null;
-  email: boolean;
-}
+};
 
 const interactionColumns = sql`
   i.id, i.kind, i.subject, i.body_format, i.body_text, i.occurred_at, i.duration_seconds,
@@ -80,23 +68,8 @@ export async function findInteraction(
   return rows[0];
 }
 
-/** What a new interaction is written with (the API's log and the workspace file's seeds). */
-export interface NewInteraction {
-  kind: InteractionKind;
-  subject: string;
-  body_format: string;
-  body_text: string;
-  occurred_at: string;
-  duration_seconds: number;
-  author_id: string | null;
-  contact_id: string | null;
-  company_id: string | null;
-  ticket_id: string | null;
-  due_at: string | null;
-  assignee_id: string | null;
-  done_at: string | null;
-  email: boolean;
-}
+/** What a new interaction is written with (the API's log and the workspace file's seeds): every column but the generated two. */
+export type NewInteraction = Omit<StoredInteraction, 'id' | 'created_at'>;
 
 export async function insertInteractionRow(db: Kysely<DB>, values: NewInteraction, now: Date): Promise<string> {
   const row = await db

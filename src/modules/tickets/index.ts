@@ -1,5 +1,6 @@
 import type { ModuleDefinition } from '../../core/module.ts';
 import type { WorkspaceSectionHandler } from '../../workspace/context.ts';
+import { ticketExtraOperations } from './extras/operations.ts';
 import { ticketOperations } from './operations.ts';
 import { ticketRecordVisibleSql } from './visibility.ts';
 import { ticketsSection } from './workspace-section.ts';
@@ -10,7 +11,7 @@ import { ticketsSection } from './workspace-section.ts';
  */
 export const ticketsModule: ModuleDefinition<WorkspaceSectionHandler> = {
   name: 'tickets',
-  operations: ticketOperations,
+  operations: [...ticketOperations, ...ticketExtraOperations],
   workspaceSections: [ticketsSection],
   visibility: { ticket: ticketRecordVisibleSql },
 };
@@ -70,3 +71,10 @@ export {
   type TransitionScreen,
 } from './screens.ts';
 export { TransitionScreens } from './screen-operations.ts';
+
+// The browser's share of a ticket (spec 1): attachments, votes and history, run as web-only operations.
+export type { AddedAttachments, AttachmentFile, AttachmentList, RemovedAttachment, TicketHistory, VoteState } from './extras/schemas.ts';
+export { MAX_FILES_AT_ONCE } from './extras/schemas.ts';
+export { contentDisposition, shownInPlace } from './extras/file-names.ts';
+export { fileTooLarge, sizeWords } from './extras/attachments.ts';
+export { AttachmentLimitBody, MOST_MEGABYTES, type AttachmentLimit } from './extras/attachment-limit.ts';

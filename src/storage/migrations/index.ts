@@ -29,6 +29,8 @@ import * as readOnlyWorkspace from './0030-read-only-workspace.ts';
 import * as auditFormsOrder from './0031-audit-forms-order.ts';
 import * as pageWords from './0032-page-words.ts';
 import * as searchDocumentsThatFit from './0033-search-documents-that-fit.ts';
+import * as ticketAttachmentsVotes from './0034-ticket-attachments-votes.ts';
+import * as boardViews from './0035-board-views.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +64,6 @@ export const migrations: Record<string, Migration> = {
   '0031-audit-forms-order': auditFormsOrder,
   '0032-page-words': pageWords,
   '0033-search-documents-that-fit': searchDocumentsThatFit,
+  '0034-ticket-attachments-votes': ticketAttachmentsVotes,
+  '0035-board-views': boardViews,
 };

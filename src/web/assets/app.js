@@ -51,6 +51,10 @@
           const fresh = next.querySelector(part);
           if (now && fresh) {
             const adopted = document.adoptNode(fresh);
+            // the message the member was just given stays: their own change is often what refreshed the page
+            const said = now.querySelector('#flash');
+            const place = said && said.childElementCount > 0 ? adopted.querySelector('#flash') : null;
+            if (place) place.replaceWith(said);
             now.replaceWith(adopted);
             if (window.htmx) window.htmx.process(adopted);
           }

@@ -16,6 +16,8 @@ export interface FormOptions {
   state?: FormState;
   /** An accessible name for a form among several alike (a row's "Mark read"). */
   label?: string;
+  /** Sends files: multipart/form-data, with and without htmx. */
+  multipart?: boolean;
 }
 
 /**
@@ -26,11 +28,11 @@ export interface FormOptions {
 export function form(session: Session, action: string, content: Html, options: FormOptions = {}): Html {
   const enhanced = options.plain
     ? ''
-    : html` hx-post="${action}" hx-target="${options.target ?? 'this'}" hx-swap="${options.swap ?? 'outerHTML'}"`;
+    : html` hx-post="${action}" hx-target="${options.target ?? 'this'}" hx-swap="${options.swap ?? 'outerHTML'}"${options.multipart ? html` hx-encoding="multipart/form-data"` : ''}`;
   const problem = options.state?.problem ? flashMessage({ kind: 'error', text: options.state.problem }) : '';
   return html`<form method="post" action="${action}"${options.id ? html` id="${options.id}"` : ''}${options.className ? html` class="${options.className}"` : ''}${
     options.label ? html` aria-label="${options.label}"` : ''
-  } novalidate${enhanced}><input type="hidden" name="csrf" value="${formToken(session, action)}">${problem}${content}</form>`;
+  }${options.multipart ? html` enctype="multipart/form-data"` : ''} novalidate${enhanced}><input type="hidden" name="csrf" value="${formToken(session, action)}">${problem}${content}</form>`;
 }
 
 /** The CSRF header of an htmx request that is not a form (a drag, a button with hx-post), as `hx-headers`. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeAudit } from '../../../core/audit.ts';
 import {
   MODULE_LABELS,
@@ -13,12 +13,14 @@ import {
   type SwitchableModule,
   type WorkspaceSettings,
 } from '../../../core/settings.ts';
-import { acceptPost } from '../../actions.ts';
-import { button, form } from '../../components/index.ts';
+import { AttachmentLimitBody, MOST_MEGABYTES, type AttachmentLimit } from '../../../modules/tickets/index.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
+import { button, field, form } from '../../components/index.ts';
+import { EMPTY_FORM, formInput, refusedForm, type FormState } from '../../forms.ts';
 import { html, type Html } from '../../html.ts';
 import { builtModules } from '../../module-availability.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
-import type { PagesDeps } from '../../session.ts';
+import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
 
 const LABELS: Record<SettingSwitch, string> = {
@@ -42,14 +44,28 @@ function offered(name: SettingSwitch, built: ReadonlySet<SwitchableModule>): boo
   return name === 'rest_api' || name === 'mcp' || built.has(name);
 }
 
+const MIB = 1024 * 1024;
+
+/** The largest file an attachment may be: run as the web-only operation set_attachment_limit. */
+function attachmentLimitForm(session: Session, settings: WorkspaceSettings, state: FormState = EMPTY_FORM): Html {
+  const content = html`${field({
+    name: 'max_megabytes',
+    label: 'Largest attachment, in MB',
+    hint: `Each file attached to a ticket may be at most this large: 1 to ${MOST_MEGABYTES} MB.`,
+    type: 'number',
+    value: String(Math.round(settings.attachmentMaxBytes / MIB)),
+    state,
+  })}
+<div class="form-actions">${button('Save the limit')}</div>`;
+  return form(session, '/admin/settings/attachments', content, { id: 'attachment-limit', state });
+}
+
 /** The administrator's settings page: the same switches the CLI turns. */
 const ONLY_ADMINS = 'Only administrators can change the workspace settings. Ask one of them to switch a module or a way in on or off.';
 
 export function adminSettingsRoutes(app: FastifyInstance, deps: PagesDeps): void {
-  app.get('/admin/settings', async (request, reply) => {
-    const session = await requireSession(request, reply, deps);
-    if (!session) return reply;
-    if (!session.isAdmin) return memberErrorPage(reply, deps, session, 403, ONLY_ADMINS, [{ label: 'Settings' }]);
+  /** The page; `limit`: the attachment limit's form as the administrator left it (a refusal without script). */
+  const showSettings = async (request: FastifyRequest, reply: FastifyReply, session: Session, limit?: FormState, status = 200) => {
     const settings = await readSettings(deps.db);
     const built = builtModules();
     const saved = (request.query as { saved?: unknown }).saved === '1';
@@ -63,8 +79,24 @@ ${LABELS[name]}</label>`
     const body = html`<div class="card"><h1>Workspace settings</h1>
 <p class="muted">Switching a way in off refuses its tokens with 403 until it is switched on again; nothing is deleted.</p>
 ${readOnlyLine(settings)}
-${form(session, '/admin/settings', switches, { plain: true })}</div>`;
-    return sendMemberPage(request, reply, deps, session, { title: 'Settings', body, section: 'settings', crumbs: [{ label: 'Settings' }] });
+${form(session, '/admin/settings', switches, { plain: true })}
+<h2 id="attachments-heading">Attachments</h2>
+${attachmentLimitForm(session, settings, limit)}</div>`;
+    return sendMemberPage(
+      request,
+      reply,
+      deps,
+      session,
+      { title: 'Settings', body, section: 'settings', crumbs: [{ label: 'Settings' }] },
+      status,
+    );
+  };
+
+  app.get('/admin/settings', async (request, reply) => {
+    const session = await requireSession(request, reply, deps);
+    if (!session) return reply;
+    if (!session.isAdmin) return memberErrorPage(reply, deps, session, 403, ONLY_ADMINS, [{ label: 'Settings' }]);
+    return showSettings(request, reply, session);
   });
 
   app.post('/admin/settings', async (request, reply) => {
@@ -86,5 +118,26 @@ ${form(session, '/admin/settings', switches, { plain: true })}</div>`;
       }
     });
     return reply.redirect('/admin/settings?saved=1', 303);
+  });
+
+  app.post('/admin/settings/attachments', async (request, reply) => {
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
+    const body = formInput(AttachmentLimitBody, post.values);
+    const outcome = await runAsMember<AttachmentLimit>(deps, post, 'set_attachment_limit', { body });
+    if (!outcome.ok) {
+      const state = refusedForm(outcome.error, post.values, ['max_megabytes']);
+      const settings = await readSettings(deps.db);
+      return answerRefused(reply, deps, post, outcome.error, {
+        page: (status) => showSettings(request, reply, post.session, state, status),
+        fragment: () => attachmentLimitForm(post.session, settings, state),
+      });
+    }
+    const settings = await readSettings(deps.db);
+    return answerDone(reply, deps, post, {
+      to: '/admin/settings',
+      flash: { kind: 'success', text: `Each attachment may now be up to ${Math.round(outcome.value.max_bytes / MIB)} MB.` },
+      fragment: () => attachmentLimitForm(post.session, settings),
+    });
   });
 }

@@ -10,6 +10,8 @@ import { readContext } from '../../read-context.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
 import type { WebDeps } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
+import { boardAdminLinks } from './admin/board-links.ts';
+import { swimlaneView, type LaneView } from './admin/swimlanes.ts';
 
 function limits(column: BoardDetail['columns'][number]): string {
   if (column.min === null && column.max === null) return '';
@@ -25,13 +27,14 @@ function sprintPicker(number: number, board: BoardDetail, sprints: SprintList['s
   return html`<nav aria-label="Sprints"><ul class="sprints" id="sprints">${sprints.map((s) => link(s.name, s.name, board.sprint?.id === s.id, s.state))}${link('All tickets', 'none', everything)}</ul></nav>`;
 }
 
-function boardBody(board: BoardDetail, picker: Html | ''): Html {
-  const columns = board.columns.map(
-    (
-      column,
-    ) => html`<section class="card column"><h2>${column.name ?? `Column ${column.index}`}<span class="muted">${limits(column)}</span> <span class="muted">· ${String(column.tickets.length)}</span></h2>
+function boardBody(board: BoardDetail, picker: Html | '', lanes: LaneView | null = null): Html {
+  const columnsOf = (shown: BoardDetail) =>
+    shown.columns.map(
+      (
+        column,
+      ) => html`<section class="card column"><h2>${column.name ?? `Column ${column.index}`}<span class="muted">${limits(column)}</span> <span class="muted">· ${String(column.tickets.length)}</span></h2>
 <ul>${column.tickets.map((t) => html`<li class="board-card">${ticketLink(t.key)} ${t.summary}<br><span class="muted">${personLink(t.assignee, 'Unassigned')}</span></li>`)}</ul></section>`,
-  );
+    );
   const notes = [
     board.sprint
       ? html`Sprint: <strong id="sprint-name">${board.sprint.name}</strong>${board.sprint.goal ? html` — ${board.sprint.goal}` : ''}`
@@ -41,7 +44,7 @@ function boardBody(board: BoardDetail, picker: Html | ''): Html {
   ].filter((note) => note !== null);
   return html`<div class="card"><h1 id="board-name">${board.name}</h1><p class="muted">${board.kind} board · ${board.projects.map((key, i) => html`${i ? ', ' : ''}${projectLink(key)}`)}</p>
 ${notes.map((note) => html`<p>${note}</p>`)}${picker}</div>
-<div class="board" id="columns">${columns}</div>`;
+${lanes ? lanes(board, columnsOf) : html`<div class="board" id="columns">${columnsOf(board)}</div>`}`;
 }
 
 async function sprintsOf(ctx: Context, number: number, board: BoardDetail): Promise<SprintList['sprints']> {
@@ -65,10 +68,10 @@ export function boardRoutes(app: FastifyInstance, deps: WebDeps): void {
       const ctx = await readContext(deps, session, request.id, request.log);
       const board = await getBoard(ctx, number, sprint);
       const sprints = await sprintsOf(ctx, number, board);
-      const picker = sprints.length ? sprintPicker(number, board, sprints) : '';
+      const picker = html`${sprints.length ? sprintPicker(number, board, sprints) : ''}${await boardAdminLinks(ctx, board)}`;
       return sendMemberPage(request, reply, deps, session, {
         title: board.name,
-        body: boardBody(board, picker),
+        body: boardBody(board, picker, await swimlaneView(ctx, board, request.query)),
         live: `board:${number}`,
         section: 'boards',
         crumbs: [{ label: 'Boards', href: '/boards' }, { label: board.name }],

@@ -16,7 +16,7 @@ export function boardListRoutes(app: FastifyInstance, deps: PagesDeps): void {
     if (!session) return reply;
     if (!(await moduleOpen(reply, deps, session, 'boards'))) return reply;
     const boards = await listBoards(await readContext(deps, session, request.id, request.log));
-    const body = html`<div class="card"><h1>Boards</h1>${
+    const body = html`<div class="card"><h1>Boards</h1><p><a href="/boards/new">Create a board</a></p>${
       boards.length
         ? table(
             [

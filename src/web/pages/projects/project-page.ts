@@ -4,7 +4,7 @@ import { listBoards } from '../../../modules/boards/index.ts';
 import { describeProject } from '../../../modules/projects/index.ts';
 import { searchTickets } from '../../../modules/tickets/index.ts';
 import { html } from '../../html.ts';
-import { boardLink } from '../../links.ts';
+import { boardLink, requestTypesHref } from '../../links.ts';
 import { readContext } from '../../read-context.ts';
 import { linkButton } from '../../components/index.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
@@ -29,7 +29,11 @@ export function projectRoutes(app: FastifyInstance, deps: WebDeps): void {
       ]);
       const mine = boards.filter((b) => b.projects.includes(project.key));
       const body = html`<div class="card"><h1><span id="project-key">${project.key}</span> ${project.name}</h1>
-<p class="muted">${project.kind} project</p><p>${linkButton('Create a ticket here', `/tickets/new?project=${encodeURIComponent(project.key)}`)}</p>${project.description ? html`<p>${project.description}</p>` : ''}
+<p class="muted">${project.kind} project</p><p>${linkButton('Create a ticket here', `/tickets/new?project=${encodeURIComponent(project.key)}`)}${
+        project.kind === 'helpdesk' && ctx.settings.modules.helpdesk
+          ? html` ${linkButton('Request types', requestTypesHref(project.key))}`
+          : ''
+      }</p>${project.description ? html`<p>${project.description}</p>` : ''}
 ${mine.length ? html`<p>Boards: ${mine.map((b, i) => html`${i ? ', ' : ''}${boardLink(b.number, b.name)}`)}</p>` : ''}</div>
 <div class="card"><h2>Open tickets</h2>${ticketList(open, 'open-tickets', 'No open tickets.')}</div>`;
       return sendMemberPage(request, reply, deps, session, {

@@ -14,6 +14,9 @@ import { readContext } from '../../read-context.ts';
 import { renderRichText } from '../../rich-text.ts';
 import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
+import { attachmentsSection } from './attachments.ts';
+import { historySection } from './history.ts';
+import { votesSection } from './votes.ts';
 import { commentRoutes, commentsSection } from './comments.ts';
 import { editTicketRoutes, shownField } from './edit-ticket.ts';
 import { previewRoutes } from './markdown-field.ts';
@@ -108,9 +111,20 @@ const SECTIONS: readonly TicketSection[] = [
   worklogsSection,
 ];
 
+/** Cards of their own below the ticket's: a part that reads and changes things apart from its fields. */
+const CARDS: readonly TicketSection[] = [
+  (view) => attachmentsSection(view.deps, view, view.ticket.key),
+  (view) => votesSection(view.deps, view, view.ticket.key),
+  (view) => historySection(view.deps, view, view.ticket.key),
+];
+
 async function ticketBody(view: TicketView): Promise<Html> {
-  const parts = await Promise.all(SECTIONS.map((section) => section(view)));
-  return html`<div class="card">${parts.map((part) => html`${part}\n`)}</div>`;
+  const [parts, cards] = await Promise.all([
+    Promise.all(SECTIONS.map((section) => section(view))),
+    Promise.all(CARDS.map((card) => card(view))),
+  ]);
+  return html`<div class="card">${parts.map((part) => html`${part}\n`)}</div>
+${cards.map((card) => html`${card}\n`)}`;
 }
 
 /** The ticket page, with one of its forms as the member left it when `sent` says so. */
