@@ -61,6 +61,17 @@ export { syncActivityWorklog, type ActivityWork } from './worklogs.ts';
 // A member's own subscription to a ticket's changes (the ticket page's Watch button).
 export { isWatching } from './watching.ts';
 
+// What the pages' forms ask: a type's custom fields, the transitions' screens, whom a comment may mention.
+export {
+  customFieldsFor,
+  mentionableMembers,
+  transitionScreens,
+  type FieldShape,
+  type Mentionable,
+  type TransitionScreen,
+} from './screens.ts';
+export { TransitionScreens } from './screen-operations.ts';
+
 // The browser's share of a ticket (spec 1): attachments, votes and history, run as web-only operations.
 export type { AddedAttachments, AttachmentFile, AttachmentList, RemovedAttachment, TicketHistory, VoteState } from './extras/schemas.ts';
 export { MAX_FILES_AT_ONCE } from './extras/schemas.ts';

@@ -26,6 +26,7 @@ import { transitionTicket } from './transitions.ts';
 import { updateTicket } from './update.ts';
 import { setWatching } from './watching.ts';
 import { logWork } from './worklogs.ts';
+import { listTransitionScreensOperation } from './screen-operations.ts';
 
 const NAMES =
   'Names as describe_project lists them (case-insensitive), labels lowercased, people as `me`, a name or an id; an unknown name is refused with the names that match.';
@@ -251,4 +252,5 @@ export const ticketOperations = [
   logWorkOperation,
   watchTicketOperation,
   unwatchTicketOperation,
+  listTransitionScreensOperation,
 ];

@@ -14,7 +14,7 @@
   // notifications stay current while open without a reload that would lose the scroll. An
   // `unread` event updates the header's count in place. What the member is working in is not
   // swapped away: a form being filled in, or an open menu ("Move to…"), waits until the focus
-  // leaves it; a card being dragged waits for its drop.
+  // leaves it; a form opened in place waits for htmx to swap it; a card being dragged waits for its drop.
   const topic = body.dataset.events;
   if (topic && window.EventSource) {
     let running = false;
@@ -29,20 +29,27 @@
       if (menu) return menu;
       return typing(el) ? el.closest('form') || el : null;
     };
+    // a form opened in place (a field being changed), or one on its way (an htmx request from the
+    // main part), keeps the page busy until htmx swaps it
+    const inPlace = () => !!document.querySelector('main form.in-place, main .htmx-request');
     /** Whether the refresh must wait; if so, it is asked again when the member is done. */
     const held = () => {
       const box = body.dataset.dragging ? null : workingIn();
-      if (!body.dataset.dragging && !box) return false;
+      const swapping = inPlace();
+      if (!body.dataset.dragging && !box && !swapping) return false;
       if (waiting) return true;
       waiting = true;
       const resume = () => {
+        if (!waiting) return;
         waiting = false;
         refresh();
       };
-      if (!box) {
+      if (body.dataset.dragging) {
         document.addEventListener('atrium:dropped', resume, { once: true });
         return true;
       }
+      if (swapping) document.addEventListener('htmx:afterSettle', resume, { once: true });
+      if (!box) return true;
       const leave = (event) => {
         if (box.contains(event.relatedTarget)) return;
         box.removeEventListener('focusout', leave);
@@ -61,9 +68,10 @@
       try {
         const response = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
         if (!response.ok) return;
-        const next = new DOMParser().parseFromString(await response.text(), 'text/html');
-        // work begun while the page was fetched (a drag, a menu opened): drawn once it is done
+        const text = await response.text();
+        // work begun while the page was fetched (a drag, a menu opened, a form opened in place): it waits, and is fetched again after
         if (held()) return;
+        const next = new DOMParser().parseFromString(text, 'text/html');
         for (const part of ['header', 'main']) {
           const now = document.querySelector(part);
           const fresh = next.querySelector(part);
@@ -211,5 +219,20 @@
         location.assign(create.href);
       }
     }
+  });
+
+  // --- a text the server completed (a mention): focused, the caret after what was put in -------
+  const caretAtEnd = (el) => {
+    el.removeAttribute('data-caret-end');
+    el.setSelectionRange(el.value.length, el.value.length);
+  };
+  document.addEventListener('focusin', (event) => {
+    if (event.target.matches?.('textarea[data-caret-end]')) caretAtEnd(event.target);
+  });
+  document.addEventListener('htmx:load', (event) => {
+    const el = event.detail.elt;
+    if (!el.matches?.('textarea[data-caret-end]')) return;
+    if (document.activeElement === el) caretAtEnd(el);
+    else el.focus();
   });
 })();

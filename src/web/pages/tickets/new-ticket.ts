@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeProject, visibleProjects, type Project } from '../../../modules/projects/index.ts';
-import type { Ticket } from '../../../modules/tickets/index.ts';
+import { customFieldsFor, type FieldShape, type Ticket } from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, field, form } from '../../components/index.ts';
 import { EMPTY_FORM, formInput, formValues, refusedForm, formValue, type FormState } from '../../forms.ts';
@@ -10,40 +10,114 @@ import { readContext } from '../../read-context.ts';
 import { sendMemberPage } from '../../respond.ts';
 import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
+import { customFieldInputs, customFieldName, customFieldValues } from './custom-fields.ts';
+import { componentChoices } from './edit-ticket.ts';
+import { markdownField, wantsPreview } from './markdown-field.ts';
 
 const ACTION = '/tickets/new';
-const FIELDS = ['project', 'type', 'summary', 'description', 'priority'];
+const FIELDS = [
+  'project',
+  'type',
+  'request_type',
+  'summary',
+  'description',
+  'priority',
+  'assignee',
+  'labels',
+  'components',
+  'due_date',
+  'parent',
+];
 
-/**
- * The create-ticket form: project, type, summary, description (Markdown) and priority, sent to
- * create_ticket. The types and priorities are the chosen project's; with htmx a new project
- * brings its own, without script they come with the next answer (a type of another project is
- * refused at its field).
- */
-async function ticketForm(deps: PagesDeps, request: FastifyRequest, session: Session, state: FormState): Promise<Html> {
+type ProjectDetail = Awaited<ReturnType<typeof describeProject>>;
+/** What list_request_types answers that the form uses. */
+type RequestTypeList = { request_types: { key: string; name: string; archived: boolean }[] };
+
+/** What the form offers for the chosen project and type: its names, its people, its custom fields, its helpdesk forms. */
+interface Chosen {
+  projects: Project[];
+  project: Project | undefined;
+  detail: ProjectDetail | null;
+  custom: FieldShape[];
+  requestTypes: { key: string; name: string }[];
+  keys: ReadonlySet<string>;
+}
+
+async function choose(deps: PagesDeps, request: FastifyRequest, session: Session, state: FormState): Promise<Chosen> {
   const ctx = await readContext(deps, session, request.id, request.log);
   const projects = await visibleProjects(ctx);
-  const chosen = projects.find((p) => p.key.toLowerCase() === formValue(state, 'project').toLowerCase()) ?? projects[0];
-  const detail = chosen ? await describeProject(ctx, chosen.key).catch(() => null) : null;
-  const choices = (names: readonly string[], none: string) => [
-    { value: '', label: none },
-    ...names.map((name) => ({ value: name, label: name })),
-  ];
+  const project = projects.find((p) => p.key.toLowerCase() === formValue(state, 'project').toLowerCase()) ?? projects[0];
+  const keys = new Set(projects.map((p) => p.key));
+  if (!project) return { projects, project, detail: null, custom: [], requestTypes: [], keys };
+  const type = formValue(state, 'type');
+  const [detail, custom, forms] = await Promise.all([
+    describeProject(ctx, project.key).catch(() => null),
+    customFieldsFor(ctx, project.key, type || undefined).catch(() => []),
+    project.kind === 'helpdesk'
+      ? runAsMember<RequestTypeList>(deps, { request, session }, 'list_request_types', { params: { project: project.key } })
+      : null,
+  ]);
+  const requestTypes = forms?.ok ? forms.value.request_types.filter((f) => !f.archived).map((f) => ({ key: f.key, name: f.name })) : [];
+  return { projects, project, detail, custom, requestTypes, keys };
+}
+
+const named = (names: readonly string[], none: string) => [
+  { value: '', label: none },
+  ...names.map((name) => ({ value: name, label: name })),
+];
+
+/**
+ * The create-ticket form: project and type, then the type's fields — summary, description
+ * (Markdown, with its preview), priority, assignee, labels, components, due date, parent, its
+ * custom fields, and the request type on a helpdesk project — sent to create_ticket. With htmx a
+ * new project or type brings its own fields; without script they come with the next answer (a
+ * type of another project is refused at its field).
+ */
+async function ticketForm(deps: PagesDeps, request: FastifyRequest, session: Session, state: FormState): Promise<Html> {
+  const chosen = await choose(deps, request, session, state);
+  const { detail } = chosen;
+  const helpdesk =
+    chosen.project?.kind === 'helpdesk'
+      ? field({
+          name: 'request_type',
+          label: 'Helpdesk form',
+          hint: 'The request form the ticket comes through; it chooses the type when none is.',
+          type: 'select',
+          state,
+          choices: [{ value: '', label: 'None' }, ...chosen.requestTypes.map((f) => ({ value: f.key, label: f.name }))],
+        })
+      : '';
   const content = html`${field({
     name: 'project',
     label: 'Project',
     type: 'select',
     state,
-    value: chosen?.key,
-    choices: projects.map((p: Project) => ({ value: p.key, label: `${p.key} · ${p.name}` })),
+    value: chosen.project?.key,
+    choices: chosen.projects.map((p) => ({ value: p.key, label: `${p.key} · ${p.name}` })),
   })}
-${field({ name: 'type', label: 'Type', type: 'select', state, choices: choices(detail?.ticket_types ?? [], `The project's first (${detail?.ticket_types[0] ?? 'none'})`) })}
+${field({ name: 'type', label: 'Type', type: 'select', state, choices: named(detail?.ticket_types ?? [], `The project's first (${detail?.ticket_types[0] ?? 'none'})`) })}
+${helpdesk}
 ${field({ name: 'summary', label: 'Summary', hint: 'One line that says what it is about.', state })}
-${field({ name: 'description', label: 'Description', hint: 'Markdown: **bold**, lists, `code`, links; a ticket key becomes a link.', type: 'textarea', optional: true, state })}
-${field({ name: 'priority', label: 'Priority', type: 'select', state, choices: choices(detail?.priorities ?? [], 'The default priority') })}
+${markdownField(session, { name: 'description', label: 'Description', hint: 'Markdown: **bold**, lists, `code`, links; a ticket key becomes a link.', optional: true, state, keys: chosen.keys })}
+${field({ name: 'priority', label: 'Priority', type: 'select', state, choices: named(detail?.priorities ?? [], 'The default priority') })}
+${field({
+  name: 'assignee',
+  label: 'Assignee',
+  type: 'select',
+  state,
+  choices: [
+    { value: '', label: "The component's or project's default" },
+    ...(detail?.assignable_users ?? []).map((p) => ({ value: p.id, label: p.name })),
+  ],
+})}
+${field({ name: 'labels', label: 'Labels', hint: `Separated by commas; a new one joins the project. In use: ${detail?.labels.join(', ') || 'none yet'}.`, optional: true, state })}
+${detail?.components.length ? componentChoices(detail.components, state.values.components, state) : ''}
+${field({ name: 'due_date', label: 'Due date', type: 'date', optional: true, state })}
+${field({ name: 'parent', label: 'Parent', hint: 'The key of an epic or a ticket of the same project.', optional: true, state })}
+${customFieldInputs(chosen.custom, state)}
 <div class="form-actions">${button('Create')}</div>`;
-  // with htmx, choosing a project asks for this form again (without the token) to bring its types and priorities
-  const refresh = html`<div hx-get="${ACTION}" hx-trigger="change from:#field-project" hx-include="closest form" hx-params="not csrf" hx-target="#create-ticket" hx-select="#create-ticket" hx-swap="outerHTML"></div>`;
+  // with htmx, choosing a project or a type asks for this form again (without the token) to bring its fields
+  const refresh = html`<div hx-get="${ACTION}" hx-trigger="change from:#field-project, change from:#field-type" hx-include="closest form" hx-params="not csrf" hx-target="#create-ticket" hx-select="#create-ticket" hx-swap="outerHTML"></div>`;
   return form(session, ACTION, html`${refresh}${content}`, { id: 'create-ticket', state });
 }
 
@@ -78,10 +152,18 @@ export function newTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.post(ACTION, async (request, reply) => {
     const post = await acceptPost(request, reply, deps);
     if (!post) return reply;
+    const sent: FormState = { ...EMPTY_FORM, values: post.values };
+    if (wantsPreview(sent)) {
+      if (post.htmx) return reply.type('text/html; charset=utf-8').send((await ticketForm(deps, request, post.session, sent)).value);
+      return showForm(request, reply, deps, post.session, sent);
+    }
     const body = formInput(deps.registry.byName.get('create_ticket')!.body!, post.values);
+    const chosen = await choose(deps, request, post.session, sent);
+    const fields = customFieldValues(chosen.custom, post.values);
+    if (fields) body.fields = fields;
     const outcome = await runAsMember<Ticket>(deps, post, 'create_ticket', { body });
     if (!outcome.ok) {
-      const state = refusedForm(outcome.error, post.values, FIELDS);
+      const state = refusedForm(outcome.error, post.values, [...FIELDS, ...chosen.custom.map((f) => customFieldName(f.key))]);
       return answerRefused(reply, deps, post, outcome.error, {
         page: (status) => showForm(request, reply, deps, post.session, state, status),
         fragment: () => ticketForm(deps, request, post.session, state),

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { Context } from '../../core/context.ts';
+import { normalizeName } from '../../core/names.ts';
+import { loadVisibleProject } from '../projects/index.ts';
+import { fieldsForType } from './fields.ts';
+import { loadVisibleTicket } from './load.ts';
+import { cachedProjectConfig, cachedWorkflow, type ProjectConfig } from './project-config.ts';
+import { ticketRecordVisibleSql } from './visibility.ts';
+import { availableTransitions, screenOf, statusById } from './workflow-rules.ts';
+
+/** A custom field as a form asks for it: its key, its name, its kind, its choices. */
+export interface FieldShape {
+  key: string;
+  name: string;
+  type: string;
+  choices: string[];
+}
+
+const shapeOf = (f: ProjectConfig['fields'][number]): FieldShape => ({ key: f.key, name: f.name, type: f.type, choices: f.choices });
+
+/**
+ * The custom fields a ticket of `type` in a project the member can see has (the project's first
+ * type when none is named): what the create form asks beside the fields every ticket has.
+ */
+export async function customFieldsFor(ctx: Context, projectKey: string, type?: string): Promise<FieldShape[]> {
+  const project = await loadVisibleProject(ctx, projectKey);
+  const config = await cachedProjectConfig(ctx, project);
+  const chosen = config.types.find((t) => normalizeName(t.name) === normalizeName(type ?? '')) ?? config.types[0];
+  return chosen ? fieldsForType(config, chosen.name).map(shapeOf) : [];
+}
+
+/** A transition the member can take now, with what its screen asks (spec 4.2: resolution, assignee, fields). */
+export interface TransitionScreen {
+  id: string;
+  name: string;
+  to_status: string;
+  asks: { resolution: boolean; assignee: boolean; fields: FieldShape[] };
+}
+
+/**
+ * The transitions the member can take on a ticket now, each with its screen, and the project's
+ * resolutions: what the ticket page offers and the transition form asks. The same rules as
+ * list_transitions (404 or 403 for a ticket the member cannot see).
+ */
+export async function transitionScreens(
+  ctx: Context,
+  key: string,
+): Promise<{ key: string; resolutions: string[]; transitions: TransitionScreen[] }> {
+  const ticket = await loadVisibleTicket(ctx, key);
+  const project = await loadVisibleProject(ctx, ticket.project_key);
+  const [workflow, config] = await Promise.all([cachedWorkflow(ctx, ticket.workflow_id), cachedProjectConfig(ctx, project)]);
+  const available = await availableTransitions(ctx, ticket, workflow);
+  const transitions = available.map((t) => {
+    const screen = screenOf(t);
+    const asked = new Set((screen.fields ?? []).map(normalizeName));
+    return {
+      id: t.id,
+      name: t.name,
+      to_status: statusById(workflow, t.to_status_id).name,
+      asks: {
+        resolution: screen.resolution ?? false,
+        assignee: screen.assignee ?? false,
+        fields: config.fields.filter((f) => asked.has(normalizeName(f.key))).map(shapeOf),
+      },
+    };
+  });
+  return { key: ticket.key, resolutions: config.resolutions.map((r) => r.name), transitions };
+}
+
+/** A member a comment may mention: what `@` completes to. */
+export interface Mentionable {
+  username: string;
+  name: string;
+}
+
+/**
+ * Active members who may read a ticket the member can see, whose name or username begins with
+ * `prefix` (any word of the name): those an `@username` in its comments would tell. At most ten.
+ */
+export async function mentionableMembers(ctx: Context, key: string, prefix: string): Promise<Mentionable[]> {
+  const ticket = await loadVisibleTicket(ctx, key);
+  const begins = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await sql<Mentionable>`
+    select m.username, m.display_name as name from members m
+    where m.active
+      and (lower(m.username) like ${begins} or lower(m.display_name) like ${begins} or lower(m.display_name) like ${`% ${begins}`})
+      and ${ticketRecordVisibleSql(sql.ref('m.id'), sql<string>`${ticket.id}::uuid`)}
+    order by lower(m.display_name), m.username
+    limit 10`.execute(ctx.db);
+  return rows;
+}
