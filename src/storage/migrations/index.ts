@@ -31,6 +31,7 @@ import * as pageWords from './0032-page-words.ts';
 import * as searchDocumentsThatFit from './0033-search-documents-that-fit.ts';
 import * as ticketAttachmentsVotes from './0034-ticket-attachments-votes.ts';
 import * as boardViews from './0035-board-views.ts';
+import * as searchDocumentsRestorable from './0036-search-documents-restorable.ts';
 
 /** Every migration in order; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0033-search-documents-that-fit': searchDocumentsThatFit,
   '0034-ticket-attachments-votes': ticketAttachmentsVotes,
   '0035-board-views': boardViews,
+  '0036-search-documents-restorable': searchDocumentsRestorable,
 };
