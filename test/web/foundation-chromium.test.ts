@@ -208,7 +208,17 @@ describe('the create-ticket form shows a refusal at its field with what was type
       // axe-core runs in the page: only where JavaScript runs (the same pages without it are the same markup)
       if (javaScript) await expectAccessible(page, 'create-ticket form');
       const description = `Written ${javaScript ? 'with' : 'without'} script: keep **me**`;
+      // with htmx a type brings its own fields: the form is drawn again, so the typing waits for it
+      const redrawn = javaScript
+        ? page.waitForResponse((r) => new URL(r.url()).pathname === '/tickets/new' && r.request().method() === 'GET')
+        : null;
       await page.getByLabel('Type').selectOption('Bug');
+      if (redrawn) {
+        await redrawn;
+        await expect
+          .poll(() => page.evaluate(() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling') === null))
+          .toBe(true);
+      }
       await page.getByLabel('Description').fill(description);
       await page.getByLabel('Priority').selectOption('High');
       if (javaScript) await page.evaluate(() => Object.assign(window, { stayedOpen: true }));
