@@ -6,9 +6,6 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     fileParallelism: true,
-    // Files share their worker's module cache: each worker imports the service once, not once per
-    // file. Every file starts its own server and database, so nothing else is shared.
-    isolate: false,
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
