@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeProject } from '../../../modules/projects/index.ts';
 import type { RequestType } from '../../../modules/helpdesk/index.ts';
-import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
+import type { ApiError } from '../../../core/errors.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../../actions.ts';
 import { button, field, form, linkButton } from '../../components/index.ts';
 import { EMPTY_FORM, formInput, refusedForm, type FormState, type FormValues } from '../../forms.ts';
 import { html, type Html } from '../../html.ts';
@@ -136,6 +137,24 @@ async function editingOf(
   return { ok: true, editing: { project: list.project, current, canPublish: list.can_publish } };
 }
 
+/** A refused create or change: the form again, with what was typed and the reason at its field. */
+async function refused(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PagesDeps,
+  post: PagePost,
+  error: ApiError,
+  project: string,
+  formKey?: string,
+): Promise<FastifyReply> {
+  const found = await editingOf(deps, request, post.session, project, formKey);
+  if (!found.ok) return answerRefused(reply, deps, post, error);
+  const state = refusedForm(error, post.values, FIELDS);
+  return answerRefused(reply, deps, post, error, {
+    page: (status) => showForm(request, reply, deps, post.session, found.editing, state, status),
+  });
+}
+
 /** /projects/:key/request-types/new and …/:form/edit: create and change a portal form (create_request_type, update_request_type). */
 export function requestTypeFormRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/projects/:key/request-types/new', async (request, reply) => {
@@ -154,14 +173,7 @@ export function requestTypeFormRoutes(app: FastifyInstance, deps: PagesDeps): vo
       params: { project: key },
       body: bodyOf(deps, 'create_request_type', post.values, []),
     });
-    if (!outcome.ok) {
-      const found = await editingOf(deps, request, post.session, key);
-      if (!found.ok) return answerRefused(reply, deps, post, outcome.error);
-      const state = refusedForm(outcome.error, post.values, FIELDS);
-      return answerRefused(reply, deps, post, outcome.error, {
-        page: (status) => showForm(request, reply, deps, post.session, found.editing, state, status),
-      });
-    }
+    if (!outcome.ok) return refused(request, reply, deps, post, outcome.error, key);
     return answerDone(reply, deps, post, {
       to: requestTypesHref(key),
       flash: { kind: 'success', text: `Created the request type ${outcome.value.name}.` },
@@ -185,14 +197,7 @@ export function requestTypeFormRoutes(app: FastifyInstance, deps: PagesDeps): vo
       params: { project: key, request_type: formKey },
       body: bodyOf(deps, 'update_request_type', post.values, CLEARABLE),
     });
-    if (!outcome.ok) {
-      const found = await editingOf(deps, request, post.session, key, formKey);
-      if (!found.ok) return answerRefused(reply, deps, post, outcome.error);
-      const state = refusedForm(outcome.error, post.values, FIELDS);
-      return answerRefused(reply, deps, post, outcome.error, {
-        page: (status) => showForm(request, reply, deps, post.session, found.editing, state, status),
-      });
-    }
+    if (!outcome.ok) return refused(request, reply, deps, post, outcome.error, key, formKey);
     return answerDone(reply, deps, post, {
       to: requestTypesHref(key),
       flash: { kind: 'success', text: `Saved ${outcome.value.name}.` },
