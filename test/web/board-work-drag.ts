@@ -36,3 +36,16 @@ export async function drop(page: Page, act: () => Promise<void>): Promise<void> 
   await act();
   await page.waitForFunction((n) => Number(document.body.dataset.refreshed ?? 0) > n, before);
 }
+
+/** A scrum board over CORE with a column per status, for the board and backlog tests. */
+export const CORE_SCRUM_BOARD = `
+boards:
+  - number: 1
+    name: Core scrum
+    kind: scrum
+    projects: [CORE]
+    columns:
+      - { name: Waiting, statuses: [To Do] }
+      - { name: Doing, statuses: [In Progress] }
+      - { name: Finished, statuses: [Done] }
+`;

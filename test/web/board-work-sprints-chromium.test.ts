@@ -3,23 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { send, startListeningService, workspaceWithDevTwo } from '../oauth/support.ts';
 import { closeChromium, expectAccessible, launchChromium, logIn } from './browser.ts';
-import { card, dragCard, drop, list } from './board-work-drag.ts';
+import { CORE_SCRUM_BOARD as BOARDS, card, dragCard, drop, list } from './board-work-drag.ts';
 
 // Planning a sprint in the browser: tickets dragged (or sent with "Move to…") between the backlog
 // and sprints, a sprint created, started, completed and deleted — each the API's own operation,
 // its outcome read back through the REST API.
-
-const BOARDS = `
-boards:
-  - number: 1
-    name: Core scrum
-    kind: scrum
-    projects: [CORE]
-    columns:
-      - { name: Waiting, statuses: [To Do] }
-      - { name: Doing, statuses: [In Progress] }
-      - { name: Finished, statuses: [Done] }
-`;
 
 let service: TestService;
 let browser: Browser;

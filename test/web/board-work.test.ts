@@ -2,21 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formToken } from '../../src/web/session.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { type Browser, formFields, loggedIn, send, workspaceWithDevTwo } from '../oauth/support.ts';
+import { CORE_SCRUM_BOARD as BOARDS } from './board-work-drag.ts';
 
 // The board and backlog pages' actions are the API's operations run as the member: the same
 // permissions (spec 5.6), and a refused one changes nothing. Checked here without a browser.
-
-const BOARDS = `
-boards:
-  - number: 1
-    name: Core scrum
-    kind: scrum
-    projects: [CORE]
-    columns:
-      - { name: Waiting, statuses: [To Do] }
-      - { name: Doing, statuses: [In Progress] }
-      - { name: Finished, statuses: [Done] }
-`;
 
 let service: TestService;
 let lee: string;
