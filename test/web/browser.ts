@@ -78,9 +78,11 @@ interface AxeViolation {
 /**
  * axe-core on the page as it is now: no serious or critical finding. Its source is put in the
  * page by the test (no CDN); the page's own CSP forbids inline scripts, which evaluate bypasses.
- * It runs in the page, so only in a context with JavaScript on.
+ * It runs in the page, so only in a context with JavaScript on. It waits for htmx to settle: a
+ * button is dimmed while its request is in flight, and the settled page is what is judged.
  */
 export async function expectAccessible(page: Page, what = page.url()): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping'));
   const injected = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   if (!injected) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
