@@ -150,10 +150,49 @@ export async function takeOutOfOpenSprint(db: Kysely<DB>, boardId: string, ticke
     .execute();
 }
 
-export async function putInSprint(db: Kysely<DB>, sprint: Pick<SprintRow, 'id' | 'board_id'>, ticketIds: readonly string[]): Promise<void> {
+/** Tickets join a sprint: open while it is, closed for a closed sprint (a seed's only). */
+export async function putInSprint(
+  db: Kysely<DB>,
+  sprint: Pick<SprintRow, 'id' | 'board_id'>,
+  ticketIds: readonly string[],
+  open = true,
+): Promise<void> {
   if (ticketIds.length === 0) return;
   await db
     .insertInto('sprint_tickets')
-    .values(ticketIds.map((ticket_id) => ({ sprint_id: sprint.id, board_id: sprint.board_id, ticket_id, open: true })))
+    .values(ticketIds.map((ticket_id) => ({ sprint_id: sprint.id, board_id: sprint.board_id, ticket_id, open })))
     .execute();
+}
+
+export interface NewSprint {
+  boardId: string;
+  name: string;
+  goal: string | null;
+  /** Future for a member's new sprint; a seed's may already run or be closed. */
+  state?: SprintState;
+  startAt: string | null;
+  endAt: string | null;
+  completedAt?: string | null;
+}
+
+/** The one write of a new sprint, for POST …/sprints and the workspace file's seeds: after the board's last. Returns its id. */
+export async function insertSprint(db: Kysely<DB>, sprint: NewSprint): Promise<string> {
+  const row = await db
+    .insertInto('sprints')
+    .values((eb) => ({
+      board_id: sprint.boardId,
+      name: sprint.name,
+      goal: sprint.goal,
+      ...(sprint.state ? { state: sprint.state } : {}),
+      start_at: sprint.startAt,
+      end_at: sprint.endAt,
+      ...(sprint.completedAt ? { completed_at: sprint.completedAt } : {}),
+      position: eb
+        .selectFrom('sprints')
+        .select(sql<number>`coalesce(max(position), -1) + 1`.as('next'))
+        .where('board_id', '=', sprint.boardId),
+    }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

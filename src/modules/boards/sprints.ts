@@ -7,7 +7,7 @@ import { recordSprintChange } from './backlog.ts';
 import { parseOptionalDate, parseSprintDate } from './dates.ts';
 import { canManageSprints, loadVisibleBoard, requireSprintManagement, type LoadedBoard } from './policy.ts';
 import { presentSprint } from './present.ts';
-import { lockSprint, putInSprint, sprintById, sprintRows, type SprintRow } from './repo.ts';
+import { insertSprint, lockSprint, putInSprint, sprintById, sprintRows, type SprintRow } from './repo.ts';
 import { isBacklog, resolveSprint } from './resolve.ts';
 import type {
   CompletedSprint,
@@ -67,21 +67,10 @@ export async function createSprint(ctx: Context, number: number, input: CreateSp
   requireOrder(start, end);
   const name = input.name.trim();
   if (!name) throw invalid('/name', 'must not be blank');
-  const row = await saveName(board, name, () =>
-    ctx.db
-      .insertInto('sprints')
-      .values((eb) => ({
-        board_id: board.id,
-        name,
-        goal: input.goal ?? null,
-        start_at: start,
-        end_at: end,
-        position: eb.selectFrom('sprints').select(sql<number>`coalesce(max(position), -1) + 1`.as('next')).where('board_id', '=', board.id),
-      }))
-      .returning('id')
-      .executeTakeFirstOrThrow(),
+  const id = await saveName(board, name, () =>
+    insertSprint(ctx.db, { boardId: board.id, name, goal: input.goal ?? null, startAt: start, endAt: end }),
   );
-  return presentSprint(await sprintById(ctx.db, row.id));
+  return presentSprint(await sprintById(ctx.db, id));
 }
 
 /** The sprint named in a path, locked so that state changes to it run one after another. */

@@ -6,6 +6,7 @@ import { fail, filePath } from '../../workspace/path.ts';
 import type { StoredRow } from '../../workspace/writer.ts';
 import { checkBoardConfig, writeBoardConfig } from './board-config.ts';
 import { parseSprintDate } from './dates.ts';
+import { insertSprint, putInSprint } from './repo.ts';
 import { BoardEntries, type BoardEntry } from './workspace-schema.ts';
 
 declare module '../../workspace/schema.ts' {
@@ -67,8 +68,7 @@ async function check(ctx: CheckContext): Promise<void> {
 
 /** Sprints of the file are created once, when the board has none of that name; the API runs them afterwards. */
 async function applySprints(ctx: ApplyContext, boardId: string, board: BoardEntry, b: number): Promise<void> {
-  const stored = await ctx.db.selectFrom('sprints').select(['name', 'state', 'position']).where('board_id', '=', boardId).execute();
-  let position = Math.max(-1, ...stored.map((s) => s.position));
+  const stored = await ctx.db.selectFrom('sprints').select(['name', 'state']).where('board_id', '=', boardId).execute();
   for (const [s, sprint] of (board.sprints ?? []).entries()) {
     if (stored.some((row) => normalizeName(row.name) === normalizeName(sprint.name))) continue;
     const at = (...parts: (string | number)[]) => filePath('boards', b, 'sprints', s, ...parts);
@@ -76,17 +76,17 @@ async function applySprints(ctx: ApplyContext, boardId: string, board: BoardEntr
     if (state === 'active' && stored.some((row) => row.state === 'active'))
       fail(at('state'), `board ${board.number} already has an active sprint`);
     const end = sprintDate(sprint.end_date, at('end_date'));
-    const id = await ctx.writer.save('sprints', undefined, {
-      board_id: boardId,
+    const id = await insertSprint(ctx.db, {
+      boardId,
       name: sprint.name.trim(),
       goal: sprint.goal ?? null,
       state,
-      start_at: sprintDate(sprint.start_date, at('start_date')) ?? (state === 'future' ? null : new Date().toISOString()),
-      end_at: end,
-      completed_at: state === 'closed' ? (end ?? new Date().toISOString()) : null,
-      position: ++position,
+      startAt: sprintDate(sprint.start_date, at('start_date')) ?? (state === 'future' ? null : new Date().toISOString()),
+      endAt: end,
+      completedAt: state === 'closed' ? (end ?? new Date().toISOString()) : null,
     });
-    stored.push({ name: sprint.name, state, position });
+    ctx.writer.log.note('sprints', 'created');
+    stored.push({ name: sprint.name, state });
     await addSprintTickets(ctx, boardId, id, state, sprint, at);
   }
 }
@@ -109,7 +109,7 @@ async function addSprintTickets(
       }>`select 1 as one from sprint_tickets where board_id = ${boardId} and ticket_id = ${ticket.id} and open`.execute(ctx.db);
       if (taken.rows.length) fail(at('tickets', t), `${normalizeKey(key)} is already in an open sprint of this board`);
     }
-    await ctx.db.insertInto('sprint_tickets').values({ sprint_id: sprintId, ticket_id: ticket.id, board_id: boardId, open }).execute();
+    await putInSprint(ctx.db, { id: sprintId, board_id: boardId }, [ticket.id], open);
     ctx.writer.log.note('sprint_tickets', 'created');
   }
 }

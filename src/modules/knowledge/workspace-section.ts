@@ -3,7 +3,7 @@ import { rankAfter } from '../../core/rank.ts';
 import type { ApplyContext, CheckContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import type { StoredRow } from '../../workspace/writer.ts';
-import { bodyWords, saveLinks } from './repo.ts';
+import { insertPage } from './new-page.ts';
 import type { GrantLevel } from './tables.ts';
 import { SpaceEntries, type SeedPage, type SpaceEntry, type Who } from './workspace-schema.ts';
 
@@ -123,28 +123,21 @@ async function seedPage(
     body_format: page.body === undefined ? null : (page.format ?? 'markdown'),
     body_text: page.body ?? null,
   };
-  const { id } = await ctx.db
-    .insertInto('pages')
-    .values({
-      space_id: spaceId,
-      slug: page.slug,
-      ...content,
-      body_words: bodyWords(content),
-      kind: page.kind ?? 'page',
-      parent_id: parentId,
-      rank: rankAfter(siblings.map((r) => r.rank)),
-      draft: page.draft ?? false,
-      published: page.published ?? false,
-      labels: page.labels ?? [],
-      author_id: author,
-      editor_id: author,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await ctx.db
-    .insertInto('page_versions')
-    .values({ page_id: id, version: 1, ...content, editor_id: author, via: 'workspace file', message: null })
-    .execute();
+  const id = await insertPage(ctx.db, {
+    spaceId,
+    spaceKey,
+    slug: page.slug,
+    content,
+    kind: page.kind ?? 'page',
+    parentId,
+    rank: rankAfter(siblings.map((r) => r.rank)),
+    draft: page.draft ?? false,
+    published: page.published ?? false,
+    labels: page.labels ?? [],
+    authorId: author,
+    via: 'workspace file',
+    message: null,
+  });
   for (const kind of ['view', 'edit'] as const) {
     const rows = grantsOf(ctx, page.restrictions?.[kind], `${path}.restrictions.${kind}`).filter((g) => !g.everyone);
     if (rows.length)
@@ -153,7 +146,6 @@ async function seedPage(
         .values(rows.map((r) => ({ page_id: id, kind, member_id: r.member_id, group_id: r.group_id })))
         .execute();
   }
-  await saveLinks(ctx.db, id, content.body_text, spaceKey);
   parents.set(page.slug, id);
   ctx.writer.log.note('pages', 'created');
 }

@@ -4,6 +4,7 @@ import { rankAfter, rankBetween } from '../../core/rank.ts';
 import { requireLevel } from './policy.ts';
 import { presentSummary } from './present.ts';
 import { presentPage } from './read.ts';
+import { insertPage, insertVersion, type PageContent } from './new-page.ts';
 import { bodyWords, freeSlug, saveLinks, type PageNode } from './repo.ts';
 import type { CreatePageBody, MovePageBody, Page, PageSummary, UpdatePageBody } from './schemas.ts';
 import { canSee, findPage, openSpace, openSpaceAt, subtree, visiblePage, type SpaceView } from './space-view.ts';
@@ -46,25 +47,16 @@ function siblingRanks(view: SpaceView, parentId: string | null, except?: string)
     .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
 }
 
-async function writeVersion(
-  ctx: Context,
-  pageId: string,
-  version: number,
-  content: { title: string; body_format: string | null; body_text: string | null },
-  message: string | null,
-): Promise<void> {
-  await ctx.db
-    .insertInto('page_versions')
-    .values({
-      page_id: pageId,
-      version,
-      ...content,
-      editor_id: ctx.actor.memberId,
-      via: ctx.agent.name,
-      message,
-      created_at: ctx.now().toISOString(),
-    })
-    .execute();
+async function writeVersion(ctx: Context, pageId: string, version: number, content: PageContent, message: string | null): Promise<void> {
+  await insertVersion(ctx.db, {
+    pageId,
+    version,
+    content,
+    editorId: ctx.actor.memberId,
+    via: ctx.agent.name,
+    message,
+    at: ctx.now().toISOString(),
+  });
 }
 
 /** POST …/pages (spec 4.5): a page, folder (no body) or blog post (outside the tree); version 1. */
@@ -87,29 +79,22 @@ export async function createPage(ctx: Context, spaceKey: string, body: CreatePag
     body_format: kind === 'folder' || body.body === undefined ? null : 'markdown',
     body_text: kind === 'folder' ? null : (body.body ?? null),
   };
-  const now = ctx.now().toISOString();
-  const inserted = await ctx.db
-    .insertInto('pages')
-    .values({
-      space_id: view.space.id,
-      slug: await freeSlug(ctx.db, view.space.id, title),
-      ...content,
-      body_words: bodyWords(content),
-      kind,
-      parent_id: parent?.id ?? null,
-      rank: rankAfter(siblingRanks(view, parent?.id ?? null).map((p) => p.rank)),
-      draft: body.draft ?? false,
-      published: body.published ?? false,
-      author_id: ctx.actor.memberId,
-      editor_id: ctx.actor.memberId,
-      created_at: now,
-      edited_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await writeVersion(ctx, inserted.id, 1, content, body.message ?? null);
-  await saveLinks(ctx.db, inserted.id, content.body_text, view.space.key);
-  return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [inserted.id]), inserted.id);
+  const id = await insertPage(ctx.db, {
+    spaceId: view.space.id,
+    spaceKey: view.space.key,
+    slug: await freeSlug(ctx.db, view.space.id, title),
+    content,
+    kind,
+    parentId: parent?.id ?? null,
+    rank: rankAfter(siblingRanks(view, parent?.id ?? null).map((p) => p.rank)),
+    draft: body.draft ?? false,
+    published: body.published ?? false,
+    authorId: ctx.actor.memberId,
+    via: ctx.agent.name,
+    message: body.message ?? null,
+    at: ctx.now().toISOString(),
+  });
+  return presentPage(ctx, await openSpaceAt(ctx, spaceKey, [id]), id);
 }
 
 /**

@@ -7,21 +7,38 @@ import { requireTicketAction } from './policy.ts';
 import { presentComment, type CommentRow } from './present.ts';
 import type { Comment, CommentBody } from './schemas.ts';
 
-/**
- * SQL: the insert of a Markdown comment made now (spec 4.2: a comment's time is when it was made)
- * by the member, returning what its answer shows and its search_vector.
- */
-function commentInsert(ctx: Context, ticketId: string, id: string, body: string, internal: boolean): RawBuilder<unknown> {
+/** A comment's row: the member's (Markdown, public or internal, made now) or a seed's (any format, visibility and order). */
+export interface CommentRowValues {
+  id: string;
+  ticketId: string;
+  authorId: string | null;
+  format: string;
+  body: string;
+  visibility: 'public' | 'internal' | 'restricted';
+  restrictedRoleId?: string | null;
+  restrictedGroupId?: string | null;
+  /** When it was made: now (spec 4.2: a comment's time is when it was made), or a seed's place in its file. */
+  createdAt?: RawBuilder<string>;
+}
+
+/** SQL: the one insert of a comment, returning what its answer shows and its search_vector. */
+export function commentInsert(row: CommentRowValues): RawBuilder<unknown> {
   return sql`
-    insert into comments (id, ticket_id, author_id, body_format, body_text, visibility)
-    values (${id}::uuid, ${ticketId}::uuid, ${ctx.actor.memberId}::uuid, 'markdown', ${body}, ${internal ? 'internal' : 'public'})
+    insert into comments (id, ticket_id, author_id, body_format, body_text, visibility, restricted_role_id, restricted_group_id, created_at)
+    values (${row.id}::uuid, ${row.ticketId}::uuid, ${row.authorId}::uuid, ${row.format}, ${row.body}, ${row.visibility},
+      ${row.restrictedRoleId ?? null}::uuid, ${row.restrictedGroupId ?? null}::uuid, ${row.createdAt ?? sql`now()`})
     returning id, author_id, body_format, body_text, visibility, created_at, edited_at, search_vector`;
+}
+
+/** The member's Markdown comment, made now. */
+function memberComment(ctx: Context, ticketId: string, id: string, body: string, internal: boolean): CommentRowValues {
+  return { id, ticketId, authorId: ctx.actor.memberId, format: 'markdown', body, visibility: internal ? 'internal' : 'public' };
 }
 
 /** Writes a Markdown comment made now, in a statement of its own; returns its id. */
 export async function insertComment(ctx: Context, ticketId: string, body: string, internal: boolean): Promise<string> {
   const id = randomUUID();
-  await commentInsert(ctx, ticketId, id, body, internal).execute(ctx.db);
+  await commentInsert(memberComment(ctx, ticketId, id, body, internal)).execute(ctx.db);
   return id;
 }
 
@@ -64,7 +81,7 @@ export async function addComment(ctx: Context, key: string, input: CommentBody):
       announcement: { kind: 'commented', payload: { comment_id: id, body: input.body, internal }, markdown: input.body },
     },
     id,
-    commentInsert(ctx, ticket.id, id, input.body, internal),
+    commentInsert(memberComment(ctx, ticket.id, id, input.body, internal)),
   );
   const comment = await ctx.writeJoined(writeComments, change);
   // the author is the member making the request: their name as read with the request's token

@@ -53,7 +53,8 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
   const deal = company !== undefined ? newDealCompany(ctx, ticketId, company) : { write: null, changes: [] };
   const write = (writer: Context, labels: readonly LabelRef[]) =>
     createTicketRow(
-      writer,
+      writer.db,
+      { actorId: ctx.actor.memberId, via: ctx.agent.name },
       project,
       {
         id: ticketId,
@@ -73,7 +74,7 @@ export async function createTicket(ctx: Context, input: CreateTicketBody): Promi
       { watcherId: ctx.actor.memberId, labels, componentIds: components.map((c) => c.id), fields: fieldValues.rows, extra: deal.write },
       {
         changes: [...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldValues.changes, ...deal.changes],
-        announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null },
+        told: { ctx: writer, announcement: { kind: 'created', payload: { summary: input.summary }, markdown: input.description ?? null } },
       },
     );
   const names = labelNames(input.labels ?? []);

@@ -264,16 +264,6 @@ export const EMPTY_TICKET = {
   resolved_at: null,
 } satisfies Partial<InsertableTicket>;
 
-/** A ticket row as the workspace file's seeds write it (their numbers given); the API's creates write theirs with createTicketRow (new-ticket.ts). */
-export async function insertTicket(db: Kysely<DB>, values: NewTicket): Promise<string> {
-  const row = await db
-    .insertInto('tickets')
-    .values({ ...EMPTY_TICKET, ...values })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /** Brings a ticket's search document up to date after a change of its `words` and marks it updated, in the caller's transaction. */
 export async function touchTicket(db: Kysely<DB>, ticketId: string, words: WordsChange): Promise<void> {
   const document = searchDocumentSet(words);

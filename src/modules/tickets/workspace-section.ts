@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { parseDuration } from '../../core/durations.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
-import { writeHistory } from '../../core/history.ts';
 import { normalizeName, resolveName } from '../../core/names.ts';
 import type { ApplyContext, WorkspaceSectionHandler } from '../../workspace/context.ts';
 import { fail, filePath } from '../../workspace/path.ts';
 import type { ProjectEntry } from '../../workspace/schema.ts';
-import { checkFieldValuesWith, fieldsForType, writeFieldValues } from './fields.ts';
+import { checkFieldValuesWith, fieldsForType, newFieldValues } from './fields.ts';
 import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
-import { addWatcher, ensureLabels, insertTicket, setComponents, setLabels, setVersions } from './repo.ts';
+import { commentInsert } from './comments.ts';
+import { createTicketRow } from './new-ticket.ts';
+import { ensureLabels, setVersions } from './repo.ts';
 import { labelNames, resolveComponents, resolvePriority, resolveResolution, resolveType } from './vocabulary.ts';
 import { TicketSeeds, type TicketSeedEntry } from './workspace-schema.ts';
 
@@ -21,7 +23,9 @@ declare module '../../workspace/schema.ts' {
 /**
  * `projects[].tickets`: seed tickets (the demo's, a test's). Tickets are data, not configuration:
  * a seed is created once, keyed by its number in the project, and later applies leave it — and
- * any change made to it since — alone. Names are resolved with the same rules as the API.
+ * any change made to it since — alone. Names are resolved with the same rules as the API, and a
+ * seed and its comments are written by the API's own writes (createTicketRow, commentInsert), so a
+ * rule added to a write holds for seeds too.
  */
 
 const LINK_INWARD: Record<string, string> = {
@@ -100,34 +104,39 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
     ),
   );
 
-  const key = `${config.key}-${seed.number}`;
-  const ticketId = await insertTicket(ctx.db, {
-    project_id: config.id,
-    number: seed.number,
-    key,
-    summary: seed.summary,
-    type_id: type.id,
-    status_id: status.id,
-    priority_id: priority?.id ?? null,
-    resolution_id: resolution?.id ?? null,
-    assignee_id: assigneeId,
-    reporter_id: reporterId,
-    security_level_id: levelId,
-    request_type: form?.name ?? null,
-    request_type_id: form?.id ?? null,
-    description_format: seed.description === undefined ? null : (seed.description_format ?? 'markdown'),
-    description_text: seed.description ?? null,
-    due_date: seed.due_date ?? null,
-    original_estimate_seconds: estimate,
-    remaining_estimate_seconds: estimate,
-    resolved_at: done ? new Date().toISOString() : null,
-  });
-  const labels = await ensureLabels(ctx.db, config.id, labelNames(seed.labels ?? []));
-  await setLabels(ctx.db, ticketId, labels);
-  await setComponents(
+  const ticketId = randomUUID();
+  const fieldValues = newFieldValues(fields);
+  await createTicketRow(
     ctx.db,
-    ticketId,
-    components.map((c) => c.id),
+    { actorId: reporterId, via: 'workspace file' },
+    { id: config.id, key: config.key, number: seed.number },
+    {
+      id: ticketId,
+      summary: seed.summary,
+      type_id: type.id,
+      status_id: status.id,
+      priority_id: priority?.id ?? null,
+      resolution_id: resolution?.id ?? null,
+      assignee_id: assigneeId,
+      reporter_id: reporterId,
+      security_level_id: levelId,
+      request_type: form?.name ?? null,
+      request_type_id: form?.id ?? null,
+      description_format: seed.description === undefined ? null : (seed.description_format ?? 'markdown'),
+      description_text: seed.description ?? null,
+      due_date: seed.due_date ?? null,
+      original_estimate_seconds: estimate,
+      remaining_estimate_seconds: estimate,
+      resolved_at: done ? new Date().toISOString() : null,
+    },
+    {
+      watcherId: reporterId,
+      labels: await ensureLabels(ctx.db, config.id, labelNames(seed.labels ?? [])),
+      componentIds: components.map((c) => c.id),
+      fields: fieldValues.rows,
+      extra: null,
+    },
+    { changes: [...(form ? [{ field: 'request_type', from: null, to: form.name }] : []), ...fieldValues.changes], told: null },
   );
   await setVersions(
     ctx.db,
@@ -135,8 +144,6 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
     'fix',
     versions.map((v) => v.id),
   );
-  await writeFieldValues(ctx, ticketId, fields);
-  for (const id of new Set([reporterId, assigneeId])) if (id) await addWatcher(ctx.db, ticketId, id);
 
   for (const [c, comment] of (seed.comments ?? []).entries()) {
     const visibility = comment.visibility ?? 'public';
@@ -145,27 +152,19 @@ async function createSeed(ctx: ApplyContext, config: ProjectConfig, seed: Ticket
     const groupId = typeof visibility === 'object' && 'group' in visibility ? ctx.groupIds.get(normalizeName(visibility.group)) : undefined;
     if (typeof visibility === 'object' && !roleId && !groupId)
       fail(cpath, `no ${'role' in visibility ? 'role' : 'group'} "${'role' in visibility ? visibility.role : visibility.group}"`);
-    await ctx.db
-      .insertInto('comments')
-      .values({
-        ticket_id: ticketId,
-        author_id: person(comment.author, `comments[${c}].author`),
-        body_format: comment.format ?? 'markdown',
-        body_text: comment.body,
-        visibility: typeof visibility === 'string' ? visibility : ('restricted' as const),
-        restricted_role_id: roleId ?? null,
-        restricted_group_id: groupId ?? null,
-        // one transaction shares one now(): keep the file's order
-        created_at: sql<string>`now() + ${c} * interval '1 millisecond'`,
-        edited_at: null,
-      })
-      .execute();
+    await commentInsert({
+      id: randomUUID(),
+      ticketId,
+      authorId: person(comment.author, `comments[${c}].author`),
+      format: comment.format ?? 'markdown',
+      body: comment.body,
+      visibility: typeof visibility === 'string' ? visibility : 'restricted',
+      restrictedRoleId: roleId ?? null,
+      restrictedGroupId: groupId ?? null,
+      // one transaction shares one now(): keep the file's order
+      createdAt: sql<string>`now() + ${c} * interval '1 millisecond'`,
+    }).execute(ctx.db);
   }
-  await writeHistory(
-    ctx.db,
-    { actorId: reporterId, via: 'workspace file' },
-    { entityType: 'ticket', entityId: ticketId, kind: 'created', changes: [{ field: 'key', from: null, to: key }] },
-  );
   ctx.writer.log.note('tickets', 'created');
   return ticketId;
 }
