@@ -72,8 +72,17 @@ export {
 } from './screens.ts';
 export { TransitionScreens } from './screen-operations.ts';
 
-// The browser's share of a ticket (spec 1): attachments, votes and history, run as web-only operations.
-export type { AddedAttachments, AttachmentFile, AttachmentList, RemovedAttachment, TicketHistory, VoteState } from './extras/schemas.ts';
+// The browser's share of a ticket (spec 1): attachments, votes, history and links, run as web-only operations.
+export type {
+  AddedAttachments,
+  AttachmentFile,
+  AttachmentList,
+  RemovedAttachment,
+  TicketHistory,
+  TicketLinks,
+  VoteState,
+} from './extras/schemas.ts';
+export { LINK_RELATIONS, type LinkRelation } from './link-relations.ts';
 export { MAX_FILES_AT_ONCE } from './extras/schemas.ts';
 export { contentDisposition, shownInPlace } from './extras/file-names.ts';
 export { fileTooLarge, sizeWords } from './extras/attachments.ts';

@@ -8,6 +8,7 @@ import { fail, filePath } from '../../workspace/path.ts';
 import type { ProjectEntry } from '../../workspace/schema.ts';
 import { checkFieldValuesWith, fieldsForType, writeFieldValues } from './fields.ts';
 import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
+import { LINK_INWARD } from './link-relations.ts';
 import { addWatcher, ensureLabels, insertTicket, setComponents, setLabels, setVersions } from './repo.ts';
 import { labelNames, resolveComponents, resolvePriority, resolveResolution, resolveType } from './vocabulary.ts';
 import { TicketSeeds, type TicketSeedEntry } from './workspace-schema.ts';
@@ -23,13 +24,6 @@ declare module '../../workspace/schema.ts' {
  * a seed is created once, keyed by its number in the project, and later applies leave it — and
  * any change made to it since — alone. Names are resolved with the same rules as the API.
  */
-
-const LINK_INWARD: Record<string, string> = {
-  blocks: 'is blocked by',
-  'relates to': 'relates to',
-  duplicates: 'is duplicated by',
-  clones: 'is cloned by',
-};
 
 /** An API-style name error (422 message) as a workspace-file error at the seed's path. */
 async function at<T>(path: string, work: () => T | Promise<T>): Promise<T> {
@@ -205,7 +199,7 @@ async function applyProjectSeeds(ctx: ApplyContext, project: ProjectEntry, p: nu
       if (!targetId) fail(`${path}.links[${l}].ticket`, `no ticket ${project.key}-${link.ticket} in the project`);
       await ctx.db
         .insertInto('ticket_links')
-        .values({ source_id: id, target_id: targetId, outward: link.relation, inward: LINK_INWARD[link.relation]! })
+        .values({ source_id: id, target_id: targetId, outward: link.relation, inward: LINK_INWARD[link.relation] })
         .execute();
     }
     await sql`update tickets set search_vector = ticket_search_document(id) where id = ${id}`.execute(ctx.db);
