@@ -40,7 +40,7 @@ export type { TicketRow, TicketState } from './repo.ts';
 export { searchTickets } from './search.ts';
 
 // Who may see a ticket (in SQL), and what each action on a ticket needs (spec 5.6, as a table).
-export { mayDo, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
+export { mayDo, mayWriteInternalNote, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
 export {
   readableCommentSql,
   ticketScope,
