@@ -144,6 +144,67 @@ describe('forms are put in portal order a place at a time, with and without Java
   });
 });
 
+/** A form's row in the list, by its name. */
+const row = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+
+/**
+ * A row dragged with the pointer moved in steps onto the top edge of another's (landing above
+ * it), as board-work-drag.ts drags a card; the page drawn again as the server then has it.
+ */
+async function dragRowAbove(page: Page, name: string, above: string): Promise<void> {
+  const before = await page.evaluate(() => Number(document.body.dataset.refreshed ?? 0));
+  const key = await row(page, name).getAttribute('data-key');
+  const from = await row(page, name).locator('td').first().boundingBox();
+  const to = await row(page, above).boundingBox();
+  if (!from || !to) throw new Error(`${name} or ${above} is not on the page`);
+  await page.mouse.move(from.x + 10, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + 10, to.y + 4, { steps: 8 });
+  // SortableJS looks where the pointer is every 50 ms: let go once it has put the row there
+  // (the row that follows the pointer is a copy of it outside the table)
+  await page
+    .locator('tbody')
+    .getByRole('row')
+    .filter({ has: page.getByText(above, { exact: true }) })
+    .locator(`xpath=preceding-sibling::tr[1][@data-key="${key}"]`)
+    .waitFor({ state: 'attached' });
+  await page.mouse.up();
+  await page.waitForFunction((n) => Number(document.body.dataset.refreshed ?? 0) > n, before);
+}
+
+describe('forms are dragged to their place in portal order, through the operation Move up and Move down use', () => {
+  it('drags the last form above the first, keeps Move up and Move down for the keyboard, and the API lists the new order', async () => {
+    const start = await forms();
+    expect(start.length).toBeGreaterThan(1);
+    const [first, last] = [start[0]!, start.at(-1)!];
+    const { context, page, problems } = await logIn(
+      browser,
+      service.url,
+      'pia@example.com',
+      'pia-password',
+      '/projects/HELP/request-types',
+    );
+    await page.waitForSelector('body[data-listening="yes"]');
+    await page.evaluate(() => Object.assign(window, { stayedOpen: true }));
+    await dragRowAbove(page, last.name, first.name);
+    expect(await page.getByRole('status').textContent()).toContain(`Moved ${last.name} to place 1`);
+    expect(await page.evaluate(() => (window as unknown as { stayedOpen?: boolean }).stayedOpen)).toBe(true);
+    const dragged = [last.key, ...start.slice(0, -1).map((f) => f.key)];
+    expect(await keys()).toEqual(dragged);
+    // the rows as the server now has them: the dragged form first, with no Move up, and a Move down
+    expect(await row(page, last.name).getByRole('cell').first().textContent()).toBe('1');
+    expect(await page.getByRole('button', { name: `Move up: ${last.name}` }).count()).toBe(0);
+    await expectAccessible(page, 'request types after a drag');
+
+    // the keyboard's way is still there, on the rows as they now are
+    await page.getByRole('button', { name: `Move down: ${last.name}` }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain(`Moved ${last.name} down`);
+    expect(await keys()).toEqual([first.key, last.key, ...start.slice(1, -1).map((f) => f.key)]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('retiring a form takes it out of the portal and keeps it readable', () => {
   it('leaves the list, and the API lists it as archived', async () => {
     const { context, page } = await logIn(browser, service.url, 'fay@example.com', 'fay-password', '/projects/HELP/request-types');

@@ -54,6 +54,9 @@ describe('a web-only operation is absent from the OpenAPI document', () => {
         'unvote_ticket',
         'ticket_history',
         'set_attachment_limit',
+        'list_ticket_links',
+        'link_tickets',
+        'unlink_tickets',
       ]),
     );
     const reply = await service.request('GET', '/api/v1/openapi.json');

@@ -40,7 +40,7 @@ export type { TicketRow, TicketState } from './repo.ts';
 export { searchTickets } from './search.ts';
 
 // Who may see a ticket (in SQL), and what each action on a ticket needs (spec 5.6, as a table).
-export { mayDo, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
+export { mayDo, mayWriteInternalNote, requireTicketAction, TICKET_POLICY, type TicketAction } from './policy.ts';
 export {
   readableCommentSql,
   ticketScope,
@@ -72,8 +72,17 @@ export {
 } from './screens.ts';
 export { TransitionScreens } from './screen-operations.ts';
 
-// The browser's share of a ticket (spec 1): attachments, votes and history, run as web-only operations.
-export type { AddedAttachments, AttachmentFile, AttachmentList, RemovedAttachment, TicketHistory, VoteState } from './extras/schemas.ts';
+// The browser's share of a ticket (spec 1): attachments, votes, history and links, run as web-only operations.
+export type {
+  AddedAttachments,
+  AttachmentFile,
+  AttachmentList,
+  RemovedAttachment,
+  TicketHistory,
+  TicketLinks,
+  VoteState,
+} from './extras/schemas.ts';
+export { LINK_RELATIONS, type LinkRelation } from './link-relations.ts';
 export { MAX_FILES_AT_ONCE } from './extras/schemas.ts';
 export { contentDisposition, shownInPlace } from './extras/file-names.ts';
 export { fileTooLarge, sizeWords } from './extras/attachments.ts';

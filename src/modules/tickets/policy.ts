@@ -40,6 +40,15 @@ export async function mayDo(ctx: Context, action: TicketAction, target: PolicyTa
   return rule.editOwn === true && target.reporter_id === ctx.actor.memberId && held.has('ticket:edit_own');
 }
 
+/**
+ * A helpdesk internal note (spec 2.4, Comment: `internal`, never shown to customers) is the
+ * helpdesk agents' own: whoever may comment on a ticket of a helpdesk project. Elsewhere a comment
+ * has no customers to be hidden from, and the pages do not offer the choice.
+ */
+export async function mayWriteInternalNote(ctx: Context, target: PolicyTarget & { project_kind: string }): Promise<boolean> {
+  return target.project_kind === 'helpdesk' && (await mayDo(ctx, 'comment', target));
+}
+
 /** 403 `forbidden` naming what is missing, unless the request may do the action. */
 export async function requireTicketAction(ctx: Context, action: TicketAction, target: PolicyTarget): Promise<void> {
   if (await mayDo(ctx, action, target)) return;

@@ -8,6 +8,7 @@ import { cachedProjectLabels } from '../projects/index.ts';
 import type { TicketsTable } from './tables.ts';
 import { ticketAccessOf, type TicketAccess, type TicketScope } from './visibility.ts';
 import { searchDocumentSet, type WordsChange } from './search-document.ts';
+import { LINK_INWARD, type OutwardRelation } from './link-relations.ts';
 
 type TicketColumns = Selectable<TicketsTable>;
 type StatusCategory = Selectable<StatusesTable>['category'];
@@ -366,4 +367,9 @@ export async function ensureLabels(db: Kysely<DB>, projectId: string, names: rea
     rows = await read();
   }
   return names.map((name) => rows.find((r) => r.name === name)!).filter(Boolean);
+}
+
+/** The one write of a link between two tickets, for the page's link and the workspace file's seeds: read `outward` from the source. */
+export async function insertLink(db: Kysely<DB>, sourceId: string, targetId: string, outward: OutwardRelation): Promise<void> {
+  await db.insertInto('ticket_links').values({ source_id: sourceId, target_id: targetId, outward, inward: LINK_INWARD[outward] }).execute();
 }

@@ -8,6 +8,8 @@ const FieldShape = Type.Object({ key: Type.String(), name: Type.String(), type: 
 export const TransitionScreens = Type.Object({
   key: Type.String(),
   resolutions: Type.Array(Type.String()),
+  /** The comment a move may carry: whether the member may add one, and whether as an internal note. */
+  comment: Type.Object({ allowed: Type.Boolean(), internal: Type.Boolean() }),
   transitions: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -28,7 +30,7 @@ export const listTransitionScreensOperation = defineOperation({
   access: 'read',
   summary: 'The transitions you can take on a ticket, with their screens',
   description:
-    "The transitions the member may take now, each with what its screen asks (a resolution, an assignee, custom fields), and the project's resolutions: what the ticket page offers.",
+    "The transitions the member may take now, each with what its screen asks (a resolution, an assignee, custom fields), the project's resolutions, and whether the member may add a comment with the move and make it an internal note: what the ticket page offers.",
   params: KeyParams,
   response: TransitionScreens,
   errors: ['not_found'],

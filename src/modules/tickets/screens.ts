@@ -5,6 +5,7 @@ import { loadVisibleProject } from '../projects/index.ts';
 import { fieldsForType } from './fields.ts';
 import { loadVisibleTicket } from './load.ts';
 import { cachedProjectConfig, cachedWorkflow, type ProjectConfig } from './project-config.ts';
+import { mayDo, mayWriteInternalNote } from './policy.ts';
 import { ticketRecordVisibleSql } from './visibility.ts';
 import { availableTransitions, screenOf, statusById } from './workflow-rules.ts';
 
@@ -37,18 +38,31 @@ export interface TransitionScreen {
   asks: { resolution: boolean; assignee: boolean; fields: FieldShape[] };
 }
 
+/** What a screen's comment may be: whether the member may add one (ticket:comment), and an internal note. */
+export interface ScreenComment {
+  allowed: boolean;
+  internal: boolean;
+}
+
 /**
- * The transitions the member can take on a ticket now, each with its screen, and the project's
- * resolutions: what the ticket page offers and the transition form asks. The same rules as
+ * The transitions the member can take on a ticket now, each with its screen, the project's
+ * resolutions, and the comment the member may add with a move (spec 4.2: comment, and
+ * comment_internal where they may write an internal note): what the ticket page offers and the
+ * transition form asks. The same rules as
  * list_transitions (404 or 403 for a ticket the member cannot see).
  */
 export async function transitionScreens(
   ctx: Context,
   key: string,
-): Promise<{ key: string; resolutions: string[]; transitions: TransitionScreen[] }> {
+): Promise<{ key: string; resolutions: string[]; comment: ScreenComment; transitions: TransitionScreen[] }> {
   const ticket = await loadVisibleTicket(ctx, key);
   const project = await loadVisibleProject(ctx, ticket.project_key);
-  const [workflow, config] = await Promise.all([cachedWorkflow(ctx, ticket.workflow_id), cachedProjectConfig(ctx, project)]);
+  const [workflow, config, allowed, internal] = await Promise.all([
+    cachedWorkflow(ctx, ticket.workflow_id),
+    cachedProjectConfig(ctx, project),
+    mayDo(ctx, 'comment', ticket),
+    mayWriteInternalNote(ctx, ticket),
+  ]);
   const available = await availableTransitions(ctx, ticket, workflow);
   const transitions = available.map((t) => {
     const screen = screenOf(t);
@@ -64,7 +78,7 @@ export async function transitionScreens(
       },
     };
   });
-  return { key: ticket.key, resolutions: config.resolutions.map((r) => r.name), transitions };
+  return { key: ticket.key, resolutions: config.resolutions.map((r) => r.name), comment: { allowed, internal }, transitions };
 }
 
 /** A member a comment may mention: what `@` completes to. */

@@ -10,7 +10,7 @@ import { checkFieldValuesWith, fieldsForType, newFieldValues } from './fields.ts
 import { loadProjectConfig, loadWorkflow, type ProjectConfig } from './project-config.ts';
 import { commentInsert } from './comments.ts';
 import { createTicketRow } from './new-ticket.ts';
-import { ensureLabels, setVersions } from './repo.ts';
+import { ensureLabels, insertLink, setVersions } from './repo.ts';
 import { labelNames, resolveComponents, resolvePriority, resolveResolution, resolveType } from './vocabulary.ts';
 import { TicketSeeds, type TicketSeedEntry } from './workspace-schema.ts';
 
@@ -27,13 +27,6 @@ declare module '../../workspace/schema.ts' {
  * seed and its comments are written by the API's own writes (createTicketRow, commentInsert), so a
  * rule added to a write holds for seeds too.
  */
-
-const LINK_INWARD: Record<string, string> = {
-  blocks: 'is blocked by',
-  'relates to': 'relates to',
-  duplicates: 'is duplicated by',
-  clones: 'is cloned by',
-};
 
 /** An API-style name error (422 message) as a workspace-file error at the seed's path. */
 async function at<T>(path: string, work: () => T | Promise<T>): Promise<T> {
@@ -202,10 +195,7 @@ async function applyProjectSeeds(ctx: ApplyContext, project: ProjectEntry, p: nu
     for (const [l, link] of (seed.links ?? []).entries()) {
       const targetId = ids.get(link.ticket);
       if (!targetId) fail(`${path}.links[${l}].ticket`, `no ticket ${project.key}-${link.ticket} in the project`);
-      await ctx.db
-        .insertInto('ticket_links')
-        .values({ source_id: id, target_id: targetId, outward: link.relation, inward: LINK_INWARD[link.relation]! })
-        .execute();
+      await insertLink(ctx.db, id, targetId, link.relation);
     }
     await sql`update tickets set search_vector = ticket_search_document(id) where id = ${id}`.execute(ctx.db);
   }

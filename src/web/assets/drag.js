@@ -1,5 +1,5 @@
-// Dragging cards with SortableJS: between a board's columns and within one, and among a backlog's
-// sprints. A drop posts what the card's "Move to…" form posts — one request, the same operation —
+// Dragging cards with SortableJS: between a board's columns and within one, among a backlog's
+// sprints, and the rows of a helpdesk project's request types. A drop posts what the card's "Move to…" form posts — one request, the same operation —
 // naming the neighbour it landed beside. A refused move goes back where it was, with the reason
 // said at the top of the page; a move whose transition asks for something opens its screen.
 (() => {
@@ -91,8 +91,8 @@
         forceFallback: true,
         // the image that follows the pointer lives outside the lists, never taken for a card in them
         fallbackOnBody: true,
-        // the card's own controls (its link, "Move to…") stay clickable
-        filter: '.move',
+        // the card's own controls ("Move to…", a row's buttons) stay clickable
+        filter: '.move, [data-no-drag]',
         preventOnFilter: false,
         // held from the press on, so that a live refresh cannot take the card from under the pointer
         onChoose: (event) => {
@@ -110,6 +110,7 @@
     }
   };
   bind();
-  // a live refresh draws the lists anew
+  // a live refresh draws the lists anew, and so does an htmx answer (a row moved up or down)
   document.addEventListener('atrium:refreshed', bind);
+  document.addEventListener('htmx:afterSettle', bind);
 })();

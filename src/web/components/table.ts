@@ -14,13 +14,15 @@ export interface TableOptions<T> {
   caption?: string;
   /** Attributes of a row (a data-* the tests and scripts find it by, a class). */
   rowAttributes?: (row: T) => Html;
+  /** Attributes of the body (a list drag.js reorders: `data-drop` …). */
+  bodyAttributes?: Html;
 }
 
 /** A table whose rows stack into labelled blocks on a phone (375 px). */
 export function table<T>(columns: readonly Column<T>[], rows: readonly T[], options: TableOptions<T> = {}): Html {
   return html`<table class="stack"${options.id ? html` id="${options.id}"` : ''}>${options.caption ? html`<caption class="visually-hidden">${options.caption}</caption>` : ''}<thead><tr>${columns.map(
     (c) => (c.header ? html`<th scope="col">${c.header}</th>` : html`<th scope="col"><span class="visually-hidden">Actions</span></th>`),
-  )}</tr></thead><tbody>${rows.map(
+  )}</tr></thead><tbody${options.bodyAttributes ? html` ${options.bodyAttributes}` : ''}>${rows.map(
     (row) =>
       html`<tr${options.rowAttributes ? html` ${options.rowAttributes(row)}` : ''}>${columns.map(
         (c) =>

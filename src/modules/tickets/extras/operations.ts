@@ -3,13 +3,16 @@ import { KeyParams } from '../schemas.ts';
 import { AttachmentLimit, AttachmentLimitBody, setAttachmentLimit } from './attachment-limit.ts';
 import { addAttachments, deleteAttachment, listAttachments, readAttachment } from './attachments.ts';
 import { readTicketHistory } from './history.ts';
+import { linkTickets, listLinks, unlinkTickets } from './links.ts';
 import {
   AddedAttachments,
   AttachmentFile,
   AttachmentList,
   AttachmentParams,
+  LinkBody,
   RemovedAttachment,
   TicketHistory,
+  TicketLinks,
   UploadBody,
   VoteState,
 } from './schemas.ts';
@@ -141,6 +144,53 @@ export const setAttachmentLimitOperation = defineOperation({
   handler: (ctx, input) => setAttachmentLimit(ctx, input.max_megabytes),
 });
 
+// Links between tickets: spec 2.4 reads them on a ticket, and no API operation writes them. ADR
+// "ticket links" holds their rules.
+
+export const listLinksOperation = defineOperation({
+  name: 'list_ticket_links',
+  doors: 'web',
+  module: 'tickets',
+  access: 'read',
+  summary: "Read a ticket's links",
+  description: 'The links of a ticket the member can see, as TicketDetail lists them, and whether the member may change them.',
+  params: KeyParams,
+  response: TicketLinks,
+  errors: ['not_found'],
+  handler: (ctx, input) => listLinks(ctx, input.key),
+});
+
+export const linkTicketsOperation = defineOperation({
+  name: 'link_tickets',
+  doors: 'web',
+  module: 'tickets',
+  access: 'write',
+  summary: 'Link a ticket to another',
+  description:
+    "Links the ticket to another the member can see, the relation read from this ticket (`is blocked by`: the other blocks this one). Needs ticket:edit on this ticket; not to itself, not twice (422). Recorded in both tickets' histories.",
+  params: KeyParams,
+  body: LinkBody,
+  response: TicketLinks,
+  errors: ['not_found'],
+  handler: (ctx, input) => linkTickets(ctx, input.key, { relation: input.relation, ticket: input.ticket }),
+});
+
+export const unlinkTicketsOperation = defineOperation({
+  name: 'unlink_tickets',
+  doors: 'web',
+  module: 'tickets',
+  access: 'write',
+  destructive: true,
+  summary: 'Remove a link between two tickets',
+  description:
+    "Removes the link that reads as the relation from this ticket to the other. Needs ticket:edit on this ticket; recorded in both tickets' histories.",
+  params: KeyParams,
+  body: LinkBody,
+  response: TicketLinks,
+  errors: ['not_found'],
+  handler: (ctx, input) => unlinkTickets(ctx, input.key, { relation: input.relation, ticket: input.ticket }),
+});
+
 export const ticketExtraOperations = [
   listAttachmentsOperation,
   addAttachmentsOperation,
@@ -151,4 +201,7 @@ export const ticketExtraOperations = [
   unvoteOperation,
   ticketHistoryOperation,
   setAttachmentLimitOperation,
+  listLinksOperation,
+  linkTicketsOperation,
+  unlinkTicketsOperation,
 ];

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { INT32_MAX, Nullable, Timestamp, Uuid } from '../../../core/schema-kit.ts';
+import { INT32_MAX, Nullable, StringEnum, Timestamp, Uuid } from '../../../core/schema-kit.ts';
 import { Person } from '../../../core/shapes.ts';
-import { TicketKey } from '../schemas.ts';
+import { LINK_RELATIONS } from '../link-relations.ts';
+import { Link, TicketKey } from '../schemas.ts';
 
 // The shapes of the browser's share of a ticket (spec 1, "Not in the API"): web-only operations,
 // so none of them is named in the OpenAPI document.
@@ -80,3 +81,21 @@ export type HistoryEntry = Static<typeof HistoryEntry>;
 
 export const TicketHistory = Type.Object({ key: TicketKey, entries: Type.Array(HistoryEntry) });
 export type TicketHistory = Static<typeof TicketHistory>;
+
+/** A relation as the ticket it is read from says it (spec 2.3, Link): the page's choice of the two directions. */
+export const LinkRelationName = StringEnum(LINK_RELATIONS, { description: "read from this ticket, e.g. 'is blocked by'" });
+
+export const LinkBody = Type.Object({
+  relation: LinkRelationName,
+  ticket: Type.String({ minLength: 1, maxLength: 40, description: "the other ticket's key" }),
+});
+export type LinkBody = Static<typeof LinkBody>;
+
+export const TicketLinks = Type.Object({
+  key: TicketKey,
+  /** Whether the reader may add and remove this ticket's links (ticket:edit, spec 5.6). */
+  may_edit: Type.Boolean(),
+  /** Links to tickets the reader cannot see are left out, as in TicketDetail. */
+  links: Type.Array(Link),
+});
+export type TicketLinks = Static<typeof TicketLinks>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiError } from '../../../core/errors.ts';
+import { invalid, type ApiError } from '../../../core/errors.ts';
 import type { RequestType, RequestTypeList } from '../../../modules/helpdesk/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../../actions.ts';
 import { button, emptyState, form, linkButton, table, type Column } from '../../components/index.ts';
@@ -7,7 +7,7 @@ import { html, type Html } from '../../html.ts';
 import { requestTypeHref, requestTypesHref } from '../../links.ts';
 import { requireSession } from '../../require-session.ts';
 import { memberErrorPage, sendMemberPage } from '../../respond.ts';
-import type { PagesDeps, Session } from '../../session.ts';
+import { formToken, type PagesDeps, type Session } from '../../session.ts';
 
 type FormParams = { key: string; form: string };
 
@@ -23,6 +23,9 @@ export async function readRequestTypes(
   return runAsMember<RequestTypeList>(deps, { request, session }, 'list_request_types', { params: { project } });
 }
 
+/** Where a dragged row is posted: the order as reorder_request_types takes it, worked out from the drop. */
+const orderHref = (project: string) => `${requestTypesHref(project)}/order`;
+
 /** One row's actions: move up or down (the keyboard's and the no-script way to reorder) and retire. */
 function rowActions(session: Session, project: string, list: RequestTypeList, index: number): Html {
   const formType = list.request_types[index]!;
@@ -35,7 +38,8 @@ function rowActions(session: Session, project: string, list: RequestTypeList, in
           html`<input type="hidden" name="direction" value="${direction}">${button(text, { kind: 'secondary', label: `${text}: ${formType.name}` })}`,
           { className: 'inline', target: '#request-types', swap: 'outerHTML', label: `${text}: ${formType.name}` },
         );
-  return html`<div class="row-actions">${linkButton('Change', `${requestTypeHref(project, formType.key)}/edit`)}${move('up', 'Move up', index === 0)}${move(
+  // the row's controls are pressed, never a handle to drag the row by (drag.js)
+  return html`<div class="row-actions" data-no-drag>${linkButton('Change', `${requestTypeHref(project, formType.key)}/edit`)}${move('up', 'Move up', index === 0)}${move(
     'down',
     'Move down',
     index === list.request_types.length - 1,
@@ -73,11 +77,21 @@ function formsTable(session: Session, list: RequestTypeList): Html {
   if (list.can_manage) {
     columns.push({ header: '', cell: (r) => rowActions(session, project, list, list.request_types.indexOf(r)) });
   }
-  return html`<div id="request-types">${table(columns, list.request_types, {
+  // a manager drags a row to its place (drag.js posts the drop to the order action); Move up and
+  // Move down are the keyboard's and the no-script way to the same operation
+  const order = orderHref(project);
+  const draggable = list.can_manage ? html` data-moves="${order}" data-csrf="${formToken(session, order)}"` : '';
+  const shown = table(columns, list.request_types, {
     id: 'request-types-table',
     caption: `Request types of ${project}, in portal order`,
-    rowAttributes: (r) => html`data-request-type="${r.key}"`,
-  })}</div>`;
+    rowAttributes: (r) => (list.can_manage ? html`data-request-type="${r.key}" data-key="${r.key}"` : html`data-request-type="${r.key}"`),
+    ...(list.can_manage ? { bodyAttributes: html`data-drop="request-types" data-field="project" data-value="${project}"` } : {}),
+  });
+  return html`<div id="request-types"${draggable}>${
+    list.can_manage && list.request_types.length > 1
+      ? html`<p class="muted" id="drag-hint">Drag a row to its place in the portal, or use Move up and Move down.</p>`
+      : ''
+  }${shown}</div>`;
 }
 
 function whatMayChange(list: RequestTypeList): Html {
@@ -111,6 +125,7 @@ ${formsTable(session, list)}</div>`;
     body,
     section: 'home',
     crumbs: [{ label: list.project, href: `/projects/${encodeURIComponent(list.project)}` }, { label: 'Request types' }],
+    ...(list.can_manage ? { scripts: ['sortable', 'drag'] } : {}),
   });
 }
 
@@ -139,6 +154,24 @@ export function movedOrder(keys: readonly string[], key: string, direction: 'up'
   return order;
 }
 
+/**
+ * The new order when a form is dropped beside another (drag.js: `before` the form it landed above,
+ * else `after` the one it landed below, else at the end): the active forms' keys in portal order.
+ * Null when a key is none of them.
+ */
+export function droppedOrder(keys: readonly string[], key: string, beside: { before?: string; after?: string }): string[] | null {
+  const same = (a: string) => (b: string) => a.toLowerCase() === b.toLowerCase();
+  const moved = keys.find(same(key));
+  if (moved === undefined) return null;
+  const rest = keys.filter((k) => k !== moved);
+  const neighbour = beside.before ?? beside.after;
+  if (neighbour === undefined) return [...rest, moved];
+  const at = rest.findIndex(same(neighbour));
+  if (at < 0) return null;
+  rest.splice(beside.before !== undefined ? at : at + 1, 0, moved);
+  return rest;
+}
+
 /** /projects/:key/request-types: a helpdesk project's portal forms, ordered, moved and retired by their managers. */
 export function requestTypeListRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/projects/:key/request-types', async (request, reply) => {
@@ -164,6 +197,40 @@ export function requestTypeListRoutes(app: FastifyInstance, deps: PagesDeps): vo
     if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
     const moved = outcome.value.request_types.find((r) => r.key.toLowerCase() === formKey.toLowerCase());
     return answerWithList(reply, deps, post, outcome.value.project, `Moved ${moved?.name ?? formKey} ${direction}.`);
+  });
+
+  // a drop (drag.js): the same operation as Move up and Move down, with the order the drop gives
+  app.post('/projects/:key/request-types/order', async (request, reply) => {
+    const post = await acceptPost(request, reply, deps);
+    if (!post) return reply;
+    const { key } = request.params as { key: string };
+    const listed = await readRequestTypes(deps, request, post.session, key);
+    if (!listed.ok) return answerRefused(reply, deps, post, listed.error);
+    const text = (name: string) => {
+      const value = post.values[name];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    };
+    const formKey = text('key') ?? '';
+    const before = text('before');
+    const after = text('after');
+    const order = droppedOrder(
+      listed.value.request_types.map((r) => r.key),
+      formKey,
+      { ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) },
+    );
+    if (order === null) {
+      return answerRefused(
+        reply,
+        deps,
+        post,
+        invalid('/order', `${formKey || 'that form'} is not among the forms of ${listed.value.project}`),
+      );
+    }
+    const outcome = await runAsMember<RequestTypeList>(deps, post, 'reorder_request_types', { params: { project: key }, body: { order } });
+    if (!outcome.ok) return answerRefused(reply, deps, post, outcome.error);
+    const place = outcome.value.request_types.findIndex((r) => r.key.toLowerCase() === formKey.toLowerCase());
+    const moved = outcome.value.request_types[place];
+    return answerWithList(reply, deps, post, outcome.value.project, `Moved ${moved?.name ?? formKey} to place ${place + 1}.`);
   });
 
   app.post('/projects/:key/request-types/:form/retire', async (request, reply) => {

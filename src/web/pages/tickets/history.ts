@@ -21,6 +21,8 @@ const DONE: Record<string, string> = {
   ranked: 're-ranked the ticket',
   attached: 'attached',
   attachment_removed: 'deleted an attachment',
+  linked: 'linked the ticket',
+  unlinked: 'removed a link',
 };
 
 const doneWords = (kind: string) => DONE[kind] ?? kind.replace(/_/g, ' ');

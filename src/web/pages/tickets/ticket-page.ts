@@ -16,6 +16,7 @@ import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
 import { attachmentsSection } from './attachments.ts';
 import { historySection } from './history.ts';
+import { linkRoutes, linksSection } from './links.ts';
 import { votesSection } from './votes.ts';
 import { commentRoutes, commentsSection } from './comments.ts';
 import { editTicketRoutes, shownField } from './edit-ticket.ts';
@@ -81,11 +82,6 @@ const customFieldsSection: TicketSection = async (view) => {
 const descriptionSection: TicketSection = ({ ticket, keys }) =>
   html`<h2>Description</h2><div id="description">${shownField('description', ticket, keys)}</div>
 ${ticket.environment ? html`<h2>Environment</h2>${renderRichText(ticket.environment, keys)}` : ''}`;
-
-const linksSection: TicketSection = ({ ticket }) =>
-  ticket.links.length
-    ? html`<h2>Links</h2><ul id="links">${ticket.links.map((l) => html`<li>${l.relation} ${ticketLink(l.ticket)} ${l.summary}${l.status ? html` <span class="muted">${l.status.name}</span>` : ''}</li>`)}</ul>`
-    : html``;
 
 /** Its sub-tasks, and the way to add one: the create form with this ticket as the parent. */
 const subtasksSection: TicketSection = ({ ticket }) => {
@@ -191,6 +187,7 @@ export function ticketRoutes(app: FastifyInstance, deps: PagesDeps): void {
   transitionRoutes(app, deps);
   commentRoutes(app, deps, showPage);
   worklogRoutes(app, deps, showPage);
+  linkRoutes(app, deps, showPage);
 }
 
 /** Watch and Stop watching: the ticket page's proof of the way every page runs an operation. */

@@ -88,13 +88,16 @@ async function screenForm(
         ],
       })
     : '';
-  const internal =
-    project?.kind === 'helpdesk'
-      ? field({ name: 'comment_internal', label: 'Internal note: never shown to customers', type: 'checkbox', state })
-      : '';
+  // a comment only where the member may write one; an internal note only where they are the helpdesk's agent
+  const comment = screens.comment.allowed
+    ? markdownField(session, { name: 'comment', label: 'Comment', hint: 'Markdown; added with the move.', optional: true, state })
+    : '';
+  const internal = screens.comment.internal
+    ? field({ name: 'comment_internal', label: 'Internal note: never shown to customers', type: 'checkbox', state })
+    : '';
   const content = html`<input type="hidden" name="transition" value="${screen.id}"><input type="hidden" name="screen" value="yes">
 ${resolution}${assignee}${customFieldInputs(screen.asks.fields, state)}
-${markdownField(session, { name: 'comment', label: 'Comment', hint: 'Markdown; added with the move.', optional: true, state })}${internal}
+${comment}${internal}
 <div class="form-actions">${button(screen.name)} <a class="btn secondary" href="${ticketHref(ticket.key)}">Cancel</a></div>`;
   return form(session, takeHref(ticket.key), content, { id: 'transition-screen', state });
 }
@@ -168,7 +171,13 @@ export function transitionRoutes(app: FastifyInstance, deps: PagesDeps): void {
     if (fields) body.fields = fields;
     const outcome = await runAsMember<Ticket>(deps, post, 'transition_ticket', { params: { key }, body });
     if (!outcome.ok) {
-      const names = ['resolution', 'assignee', 'comment', ...(screen?.asks.fields ?? []).map((f) => customFieldName(f.key))];
+      const names = [
+        'resolution',
+        'assignee',
+        'comment',
+        'comment_internal',
+        ...(screen?.asks.fields ?? []).map((f) => customFieldName(f.key)),
+      ];
       const state = refusedForm(outcome.error, post.values, names);
       if (!screen || outcome.error.status === 404 || outcome.error.status === 403) return answerRefused(reply, deps, post, outcome.error);
       return answerRefused(reply, deps, post, outcome.error, {
