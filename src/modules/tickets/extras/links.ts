@@ -13,7 +13,7 @@ import type { LinkBody, TicketLinks } from './schemas.ts';
  * Links between tickets, made and removed in the browser (spec 2.4 reads them; no API operation
  * writes them). A link changes the ticket as an edit does: ticket:edit on the ticket it is made
  * from (spec 5.6, as PATCH), and the other ticket one the member can see. Both tickets' histories
- * record it, both are touched and announced, so their open pages refresh. ADR "ticket links".
+ * record it, both are touched and announced, so their open pages refresh (ADR 0074).
  */
 
 /** The ticket's links as the member sees them (TicketDetail's rule), and whether they may change them. */

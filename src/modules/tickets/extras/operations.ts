@@ -19,7 +19,7 @@ import {
 import { readVotes, setVote } from './votes.ts';
 
 // Attachments, votes and ticket history are the browser's (spec 1, "Not in the API"): web-only
-// operations, never a route or a tool. ADR "attachments and votes" holds their policy.
+// operations, never a route or a tool. ADR 0070 holds their policy.
 
 export const listAttachmentsOperation = defineOperation({
   name: 'list_attachments',

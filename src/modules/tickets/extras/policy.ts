@@ -8,7 +8,7 @@ import type { TicketState } from '../repo.ts';
  * asked of the same Ability: seeing the ticket (its project and security level) lets a member
  * read its attachments, votes and history, and vote; adding a file is adding to the ticket's
  * conversation, as a comment is; deleting one that somebody else added takes what replacing
- * another's text takes. ADR "attachments and votes".
+ * another's text takes. ADR 0070.
  */
 export const EXTRAS_POLICY = {
   attach: { needs: ['ticket:comment'], doing: 'attach files to tickets in project {project}' },

@@ -7,7 +7,7 @@ import type { VoteState } from './schemas.ts';
 
 /**
  * Votes (spec 1: the browser's): whoever may see a ticket may vote for it, once; its reporter
- * does not — reporting it already says they want it (ADR "attachments and votes"). A vote is
+ * does not — reporting it already says they want it (ADR 0070). A vote is
  * the member's own say, not a change of the ticket: no history, as with watching.
  */
 function refusalFor(ctx: Context, ticket: Pick<TicketState, 'key' | 'reporter_id'>): string | null {
