@@ -89,3 +89,24 @@ export async function mentionableMembers(ctx: Context, key: string, prefix: stri
     limit 10`.execute(ctx.db);
   return rows;
 }
+
+/**
+ * The names of the transitions the workflows of these projects hold (of the projects the member
+ * can see, in workflow order, each name once whatever its case): what a bulk change offers to
+ * take. Whether a ticket may take one now is transition_ticket's to say, ticket by ticket.
+ */
+export async function workflowTransitionNames(ctx: Context, projectKeys: readonly string[]): Promise<string[]> {
+  const names = new Map<string, string>();
+  for (const key of projectKeys) {
+    const project = await loadVisibleProject(ctx, key).catch(() => null);
+    if (!project) continue;
+    const config = await cachedProjectConfig(ctx, project);
+    for (const workflowId of new Set(config.types.map((t) => t.workflow_id))) {
+      for (const transition of (await cachedWorkflow(ctx, workflowId)).transitions) {
+        const folded = normalizeName(transition.name);
+        if (!names.has(folded)) names.set(folded, transition.name);
+      }
+    }
+  }
+  return [...names.values()];
+}
