@@ -4,7 +4,18 @@ import { crmOpenTo } from '../modules/crm/index.ts';
 import type { DB } from '../storage/schema.ts';
 
 /** The parts of the site the header names; a page says which it belongs to. */
-export type Section = 'home' | 'tickets' | 'boards' | 'knowledge' | 'time' | 'crm' | 'notifications' | 'agents' | 'activity' | 'settings' | 'audit';
+export type Section =
+  | 'home'
+  | 'tickets'
+  | 'boards'
+  | 'knowledge'
+  | 'time'
+  | 'crm'
+  | 'notifications'
+  | 'agents'
+  | 'activity'
+  | 'settings'
+  | 'audit';
 
 export interface NavItem {
   section: Section;

@@ -36,7 +36,10 @@ const fieldError = (page: string, name: string) => decodeEntities(new RegExp(`id
 
 describe('the search page finds what GET /tickets finds, as the member', () => {
   it('lists the same tickets in the same order as the API for the same filters and sort', async () => {
-    const keys = [await ticket('Searchable walrus one', { labels: ['walrus'] }), await ticket('Searchable walrus two', { labels: ['walrus'] })];
+    const keys = [
+      await ticket('Searchable walrus one', { labels: ['walrus'] }),
+      await ticket('Searchable walrus two', { labels: ['walrus'] }),
+    ];
     const browser = await loggedIn(service, 'lee');
     const page = await browser.get('/tickets?project=CORE&label=walrus&sort=key');
     expect(page.status).toBe(200);
@@ -70,7 +73,9 @@ describe('a refused filter (422) is said at its field, with what was given kept'
     const page = await browser.get('/tickets?assignee=Nobody%20Known');
     expect(page.status).toBe(422);
     expect(fieldError(page.text, 'assignee')).not.toBe('');
-    expect(page.text).toMatch(/id="field-assignee" name="assignee" value="Nobody Known" aria-describedby="[^"]*field-assignee-error" aria-invalid="true"/);
+    expect(page.text).toMatch(
+      /id="field-assignee" name="assignee" value="Nobody Known" aria-describedby="[^"]*field-assignee-error" aria-invalid="true"/,
+    );
     expect(rowKeys(page.text)).toEqual([]);
   });
 

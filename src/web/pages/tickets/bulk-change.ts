@@ -60,7 +60,14 @@ export function readBulkChange(values: FormValues): { change: BulkChange } | { r
 /** A refusal's reason as the report says it: the ApiError's message, without the JSON pointer a field would carry. */
 const reasonOf = (message: string) => message.replace(/^\/[^:\s]*: /, '');
 
-const labelsOf = (value: string) => [...new Set(value.split(',').map(normalizeLabel).filter((l) => l !== ''))];
+const labelsOf = (value: string) => [
+  ...new Set(
+    value
+      .split(',')
+      .map(normalizeLabel)
+      .filter((l) => l !== ''),
+  ),
+];
 
 /** The sprint choice's board and sprint: `<number>:<sprint id or backlog>`. */
 function sprintTarget(value: string): { number: number; sprint: string } | null {
@@ -96,7 +103,10 @@ async function changeOne(deps: PagesDeps, asker: Asker, change: BulkChange, key:
       if (!read.ok) return { subject: key, done: false, text: reasonOf(read.error.message) };
       const added = labelsOf(change.value).filter((l) => !read.value.labels.includes(l));
       if (added.length === 0) return { subject: key, done: true, text: 'already had these labels' };
-      const outcome = await runAsMember<Ticket>(deps, asker, 'update_ticket', { params, body: { labels: [...read.value.labels, ...added] } });
+      const outcome = await runAsMember<Ticket>(deps, asker, 'update_ticket', {
+        params,
+        body: { labels: [...read.value.labels, ...added] },
+      });
       return line(outcome, (t) => `labels now ${t.labels.join(', ')}`);
     }
     case 'sprint': {
@@ -163,21 +173,28 @@ export interface BulkChoices {
  */
 export function bulkActions(choices: BulkChoices, state: FormState): Html {
   const choose = (label: string, rest: readonly Choice[]): Choice[] => [{ value: '', label }, ...rest];
-  const action = (legend: string, control: Html, name: string, words: string) =>
-    html`<fieldset class="bulk-action"><legend>${legend}</legend>${control}${button(words, { kind: 'secondary', name: 'action', value: name })}</fieldset>`;
+  const action = (control: Html, name: string, words: string) =>
+    html`<div class="bulk-action">${control}${button(words, { kind: 'secondary', name: 'action', value: name })}</div>`;
   const transitions = choose(
     'Choose a transition',
     choices.transitions.map((t) => ({ value: t, label: t })),
   );
-  const people = choose('Choose a person', [{ value: 'unassigned', label: 'Unassigned' }, ...choices.people.map((p) => ({ value: p.id, label: p.name }))]);
+  const people = choose('Choose a person', [
+    { value: 'unassigned', label: 'Unassigned' },
+    ...choices.people.map((p) => ({ value: p.id, label: p.name })),
+  ]);
   return html`<section class="bulk-actions" aria-labelledby="bulk-actions-title"><h2 id="bulk-actions-title">Change the selected tickets</h2>
 <p class="muted">Each ticket is changed on its own, as if done on its page: one that may not be changed is left as it is and listed with the reason.</p>
-${action('Labels', field({ name: 'bulk_labels', label: 'Labels to add', hint: 'Comma-separated; new ones join the project.', state }), 'label', 'Add labels')}
-${action('Workflow', field({ name: 'bulk_transition', label: 'Transition', type: 'select', choices: transitions, state }), 'transition', 'Take transition')}
-${action('Assignee', field({ name: 'bulk_assignee', label: 'Assign to', type: 'select', choices: people, state }), 'assign', 'Assign')}
+${action(field({ name: 'bulk_labels', label: 'Labels to add', hint: 'Comma-separated; new ones join the project.', state }), 'label', 'Add labels')}
+${action(field({ name: 'bulk_transition', label: 'Transition', type: 'select', choices: transitions, state }), 'transition', 'Take transition')}
+${action(field({ name: 'bulk_assignee', label: 'Assign to', type: 'select', choices: people, state }), 'assign', 'Assign')}
 ${
   choices.sprints.length
-    ? action('Sprint', field({ name: 'bulk_sprint', label: 'Sprint', type: 'select', choices: choose('Choose a sprint', choices.sprints), state }), 'sprint', 'Move to sprint')
+    ? action(
+        field({ name: 'bulk_sprint', label: 'Sprint', type: 'select', choices: choose('Choose a sprint', choices.sprints), state }),
+        'sprint',
+        'Move to sprint',
+      )
     : ''
 }</section>`;
 }

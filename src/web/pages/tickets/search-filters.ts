@@ -85,7 +85,11 @@ function keeping(choices: readonly Choice[], state: FormState, name: string): Ch
  * A refused filter (422) is said at its field, with what was given kept.
  */
 export function filterForm(choices: FilterChoices, state: FormState): Html {
-  const projects = keeping([{ value: '', label: 'Any' }, ...choices.projects.map((p) => ({ value: p.key, label: `${p.key}: ${p.name}` }))], state, 'project');
+  const projects = keeping(
+    [{ value: '', label: 'Any' }, ...choices.projects.map((p) => ({ value: p.key, label: `${p.key}: ${p.name}` }))],
+    state,
+    'project',
+  );
   const types = keeping([{ value: '', label: 'Any' }, ...choices.types.map((t) => ({ value: t, label: t }))], state, 'type');
   const problem = state.problem ? html`<div class="flash error" role="alert"><p>${state.problem}</p></div>` : '';
   return html`<form method="get" action="${SEARCH_PATH}" id="ticket-filters" class="filters" role="search" aria-label="Ticket filters" novalidate>${problem}

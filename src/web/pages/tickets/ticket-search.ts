@@ -16,7 +16,16 @@ import { readContext } from '../../read-context.ts';
 import { requireSession } from '../../require-session.ts';
 import { sendMemberPage } from '../../respond.ts';
 import type { PagesDeps, Session } from '../../session.ts';
-import { BULK_PATH, bulkActions, bulkReport, readBulkChange, reportFlash, runBulkChange, selectedKeys, type BulkChoices } from './bulk-change.ts';
+import {
+  BULK_PATH,
+  bulkActions,
+  bulkReport,
+  readBulkChange,
+  reportFlash,
+  runBulkChange,
+  selectedKeys,
+  type BulkChoices,
+} from './bulk-change.ts';
 import { FILTERS, filterForm, filterValues, readFilters, searchHref, type FilterChoices, type Filters } from './search-filters.ts';
 
 type Summary = TicketSearchResult['tickets'][number];
@@ -124,11 +133,16 @@ function resultsSection(session: Session, shown: ResultsShown): Html {
     ? html`<a href="${searchHref(filters)}">Clear the selection</a>`
     : html`<a href="${searchHref(filters, { select: 'all' })}">Select all on this page</a>`;
   const content = html`<input type="hidden" name="back" value="${searchHref(filters)}">
+${bulkActions(shown.choices, shown.bulk)}
 <p class="selection">${selection}</p>
 ${resultTable(session, result.tickets, checked)}
-${pager(filters, result)}
-${bulkActions(shown.choices, shown.bulk)}`;
-  const bulk = form(session, BULK_PATH, content, { id: 'bulk-change', target: '#ticket-results', state: shown.bulk, label: 'Tickets found' });
+${pager(filters, result)}`;
+  const bulk = form(session, BULK_PATH, content, {
+    id: 'bulk-change',
+    target: '#ticket-results',
+    state: shown.bulk,
+    label: 'Tickets found',
+  });
   return html`<div id="ticket-results">${report}<section class="card" aria-labelledby="results-title"><h2 id="results-title">Tickets found</h2>${bulk}</section></div>`;
 }
 
@@ -183,7 +197,13 @@ ${results.ok ? results.section : ''}`;
     reply,
     deps,
     session,
-    { title: 'Tickets', body, section: 'tickets', crumbs: [{ label: 'Tickets' }], ...(said.flash !== undefined ? { flash: said.flash } : {}) },
+    {
+      title: 'Tickets',
+      body,
+      section: 'tickets',
+      crumbs: [{ label: 'Tickets' }],
+      ...(said.flash !== undefined ? { flash: said.flash } : {}),
+    },
     status,
   );
 }
