@@ -171,3 +171,31 @@ describe('a bulk change without script: POST, then the search again with what ea
     expect((await api('GET', `/tickets/${key}`)).json.labels).toEqual([]);
   });
 });
+
+describe('a bulk change with htmx: the results drawn again, the report above them', () => {
+  it('answers a change with the results and the report, the message in #flash', async () => {
+    const key = await ticket('Labelled with htmx');
+    const browser = await loggedIn(service, 'lee');
+    const answer = await browser.request('POST', '/tickets/bulk', {
+      form: { csrf: tokenFor(browser, '/tickets/bulk'), back: '/tickets?project=CORE', key, action: 'label', bulk_labels: 'swapped' },
+      headers: { 'hx-request': 'true' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toMatch(/^<div id="ticket-results">/);
+    expect(/<ul id="bulk-changed">(.*?)<\/ul>/s.exec(answer.text)?.[1] ?? '').toContain(key);
+    expect(answer.text).toContain('hx-swap-oob="innerHTML:#flash"');
+    expect((await api('GET', `/tickets/${key}`)).json.labels).toEqual(['swapped']);
+  });
+
+  it('answers a form missing its choice with the results and the error at its field (422)', async () => {
+    const key = await ticket('Not assigned with htmx');
+    const browser = await loggedIn(service, 'lee');
+    const answer = await browser.request('POST', '/tickets/bulk', {
+      form: { csrf: tokenFor(browser, '/tickets/bulk'), back: '/tickets?project=CORE', key, action: 'assign', bulk_assignee: '' },
+      headers: { 'hx-request': 'true' },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.text).toMatch(/^<div id="ticket-results">/);
+    expect(fieldError(answer.text, 'bulk_assignee')).toBe('Choose whom to assign them to.');
+  });
+});

@@ -241,7 +241,7 @@ export function ticketSearchRoutes(app: FastifyInstance, deps: PagesDeps): void 
         page: (status) => showSearch(request, reply, deps, post.session, filters, false, { bulk: state, status }),
         fragment: async () => {
           const results = await resultsOf(deps, post, filters, false, { bulk: state });
-          return results.ok ? results.section : html``;
+          return results.ok ? results.section : html`<div id="ticket-results"></div>`;
         },
       });
     }
