@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { loadVisibleProject } from '../projects/index.ts';
+import { loadVisibleProject, projectsByKey } from '../projects/index.ts';
 import { fieldsForType } from './fields.ts';
 import { loadVisibleTicket } from './load.ts';
 import { cachedProjectConfig, cachedWorkflow, type ProjectConfig } from './project-config.ts';
@@ -96,10 +96,12 @@ export async function mentionableMembers(ctx: Context, key: string, prefix: stri
  * take. Whether a ticket may take one now is transition_ticket's to say, ticket by ticket.
  */
 export async function workflowTransitionNames(ctx: Context, projectKeys: readonly string[]): Promise<string[]> {
+  const visible = await ctx.ability.visibleProjectIds();
+  const wanted = new Set(projectKeys);
+  // a project the member cannot see offers nothing
+  const projects = (await projectsByKey(ctx)).filter((p) => wanted.has(p.key) && (visible === null || visible.has(p.id)));
   const names = new Map<string, string>();
-  for (const key of projectKeys) {
-    const project = await loadVisibleProject(ctx, key).catch(() => null);
-    if (!project) continue;
+  for (const project of projects) {
     const config = await cachedProjectConfig(ctx, project);
     for (const workflowId of new Set(config.types.map((t) => t.workflow_id))) {
       for (const transition of (await cachedWorkflow(ctx, workflowId)).transitions) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../core/errors.ts';
-import { moduleOffReason, readSettings } from '../../../core/settings.ts';
+import { moduleOffReason } from '../../../core/settings.ts';
 import { listBoards, listSprints } from '../../../modules/boards/index.ts';
 import { describeProject, projectsByKey, projectStructure, visibleProjects } from '../../../modules/projects/index.ts';
 import { workflowTransitionNames, type TicketSearchResult } from '../../../modules/tickets/index.ts';
@@ -31,6 +31,13 @@ import { FILTERS, filterForm, filterValues, readFilters, searchHref, type Filter
 type Summary = TicketSearchResult['tickets'][number];
 type Asker = Pick<PagePost, 'request' | 'session'>;
 
+/** A read the member may be refused (a project gone from their sight meanwhile): nothing to offer from it. */
+const orNull = <T>(read: Promise<T>): Promise<T | null> =>
+  read.catch((caught: unknown) => {
+    if (caught instanceof ApiError) return null;
+    throw caught;
+  });
+
 /** The member's projects and their ticket types, for the filters' choices (the same names the API resolves). */
 async function filterChoices(deps: PagesDeps, asker: Asker): Promise<FilterChoices> {
   const ctx = await readContext(deps, asker.session, asker.request.id, asker.request.log);
@@ -52,13 +59,12 @@ async function bulkChoices(deps: PagesDeps, asker: Asker, tickets: readonly Summ
   const keys = [...new Set(tickets.map((t) => t.project).filter((k): k is string => k !== null))];
   const [transitions, details] = await Promise.all([
     workflowTransitionNames(ctx, keys),
-    Promise.all(keys.map((key) => describeProject(ctx, key).catch(() => null))),
+    Promise.all(keys.map((key) => orNull(describeProject(ctx, key)))),
   ]);
   const people = new Map<string, { id: string; name: string }>();
   for (const detail of details) for (const person of detail?.assignable_users ?? []) people.set(person.id, person);
   const sprints: Choice[] = [];
-  const settings = await readSettings(deps.db);
-  if (moduleOffReason('sprints', settings) === null) {
+  if (moduleOffReason('sprints', ctx.settings) === null) {
     const boards = (await listBoards(ctx)).filter((b) => b.kind === 'scrum' && b.projects.some((p) => keys.includes(p)));
     for (const board of boards) {
       const listed = await listSprints(ctx, board.number);
