@@ -147,7 +147,7 @@ ${pager(filters, result)}`;
     id: 'bulk-change',
     target: '#ticket-results',
     state: shown.bulk,
-    label: 'Tickets found',
+    label: 'Select and change tickets',
   });
   return html`<div id="ticket-results">${report}<section class="card" aria-labelledby="results-title"><h2 id="results-title">Tickets found</h2>${bulk}</section></div>`;
 }
