@@ -21,8 +21,22 @@ export interface NoticeFlash {
   flash: Flash;
 }
 
+/** One line of a report: the thing it is about, whether it was done, and what happened or why not. */
+export interface ReportLine {
+  subject: string;
+  done: boolean;
+  text: string;
+}
+
+/** What a form that changed several things says on the page it redirects to: the message, and a line per thing. */
+export interface ReportFlash {
+  kind: 'report';
+  flash: Flash;
+  lines: ReportLine[];
+}
+
 /** What a form leaves for the page it redirects to. */
-export type PageFlash = TokenFlash | NoticeFlash;
+export type PageFlash = TokenFlash | NoticeFlash | ReportFlash;
 
 /**
  * A cookie saying a message waits, so that the pages look in the database only then (a page
@@ -53,7 +67,7 @@ function open(session: Session, sealed: string): PageFlash | null {
     decipher.setAuthTag(raw.subarray(12, 28));
     const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     const message = JSON.parse(text) as PageFlash;
-    return message.kind === 'token-created' || message.kind === 'notice' ? message : null;
+    return message.kind === 'token-created' || message.kind === 'notice' || message.kind === 'report' ? message : null;
   } catch {
     return null;
   }

@@ -4,7 +4,18 @@ import { crmOpenTo } from '../modules/crm/index.ts';
 import type { DB } from '../storage/schema.ts';
 
 /** The parts of the site the header names; a page says which it belongs to. */
-export type Section = 'home' | 'boards' | 'knowledge' | 'time' | 'crm' | 'notifications' | 'agents' | 'activity' | 'settings' | 'audit';
+export type Section =
+  | 'home'
+  | 'tickets'
+  | 'boards'
+  | 'knowledge'
+  | 'time'
+  | 'crm'
+  | 'notifications'
+  | 'agents'
+  | 'activity'
+  | 'settings'
+  | 'audit';
 
 export interface NavItem {
   section: Section;
@@ -42,7 +53,11 @@ export async function usableModules(
 }
 
 export function navigation(usable: ReadonlySet<ModuleSection>): NavItem[] {
-  const items: NavItem[] = [{ section: 'home', label: 'Projects', href: '/' }];
+  // ticket search belongs to no switchable module: every member may search the tickets they can see
+  const items: NavItem[] = [
+    { section: 'home', label: 'Projects', href: '/' },
+    { section: 'tickets', label: 'Tickets', href: '/tickets' },
+  ];
   for (const section of ['boards', 'knowledge', 'time', 'crm'] as const) {
     if (usable.has(section)) items.push({ section, ...LANDINGS[section] });
   }

@@ -29,6 +29,7 @@ import { searchRoutes } from './pages/search/search.ts';
 import { attachmentRoutes } from './pages/tickets/attachments.ts';
 import { newTicketRoutes } from './pages/tickets/new-ticket.ts';
 import { ticketRoutes, watchRoutes } from './pages/tickets/ticket-page.ts';
+import { ticketSearchRoutes } from './pages/tickets/ticket-search.ts';
 import { voteRoutes } from './pages/tickets/votes.ts';
 import { timeRoutes } from './pages/time/landing.ts';
 import { refuseFormsWhileReadOnly } from './read-only.ts';
@@ -59,6 +60,8 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   attachmentRoutes(app, deps);
   voteRoutes(app, deps);
   newTicketRoutes(app, deps);
+  // tickets: the search with its filters, and a change to the tickets it found
+  ticketSearchRoutes(app, deps);
   // boards: the list, a board with its card moves, the backlog with its sprints, settings and reports
   boardListRoutes(app, deps);
   boardRoutes(app, deps);

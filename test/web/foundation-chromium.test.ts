@@ -85,14 +85,14 @@ async function visitAll(visit: Visit, paths: readonly string[]): Promise<void> {
 describe('the header names every module that is on and that the member may use', () => {
   it('shows the CRM to a member with a CRM role and not to one without, whose CRM page says why', async () => {
     const m = await asMia();
-    expect(await moduleLinks(m.page)).toEqual(['Projects', 'Boards', 'Knowledge base', 'Time', 'CRM']);
+    expect(await moduleLinks(m.page)).toEqual(['Projects', 'Tickets', 'Boards', 'Knowledge base', 'Time', 'CRM']);
     await m.page.getByRole('navigation', { name: 'Modules' }).getByRole('link', { name: 'CRM' }).click();
     await m.page.getByRole('heading', { name: 'CRM' }).waitFor();
     expect(await m.page.getByRole('link', { name: 'Quinn Quarterly' }).count()).toBe(1);
     await m.context.close();
 
     const o = await asOlga();
-    expect(await moduleLinks(o.page)).toEqual(['Projects', 'Boards', 'Knowledge base', 'Time']);
+    expect(await moduleLinks(o.page)).toEqual(['Projects', 'Tickets', 'Boards', 'Knowledge base', 'Time']);
     const refused = await o.page.goto(at('/crm'));
     expect(refused?.status()).toBe(403);
     expect(await o.page.getByRole('heading', { level: 1 }).textContent()).toBe('You may not do this');
@@ -109,7 +109,7 @@ describe('the header names every module that is on and that the member may use',
     expect((await admin.post('/admin/settings', { ...formFields(settings.text, '/admin/settings'), ...on })).status).toBe(303);
     try {
       const m = await asMia();
-      expect(await moduleLinks(m.page)).toEqual(['Projects', 'Boards', 'Time', 'CRM']);
+      expect(await moduleLinks(m.page)).toEqual(['Projects', 'Tickets', 'Boards', 'Time', 'CRM']);
       const off = await m.page.goto(at('/knowledge'));
       expect(off?.status()).toBe(403);
       const main = await m.page.getByRole('main').textContent();

@@ -68,6 +68,7 @@ export {
   transitionScreens,
   type FieldShape,
   type Mentionable,
+  workflowTransitionNames,
   type TransitionScreen,
 } from './screens.ts';
 export { TransitionScreens } from './screen-operations.ts';

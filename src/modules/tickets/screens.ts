@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../../core/context.ts';
 import { normalizeName } from '../../core/names.ts';
-import { loadVisibleProject } from '../projects/index.ts';
+import { loadVisibleProject, projectsByKey } from '../projects/index.ts';
 import { fieldsForType } from './fields.ts';
 import { loadVisibleTicket } from './load.ts';
 import { cachedProjectConfig, cachedWorkflow, type ProjectConfig } from './project-config.ts';
@@ -102,4 +102,27 @@ export async function mentionableMembers(ctx: Context, key: string, prefix: stri
     order by lower(m.display_name), m.username
     limit 10`.execute(ctx.db);
   return rows;
+}
+
+/**
+ * The names of the transitions the workflows of these projects hold (of the projects the member
+ * can see, in workflow order, each name once whatever its case): what a bulk change offers to
+ * take. Whether a ticket may take one now is transition_ticket's to say, ticket by ticket.
+ */
+export async function workflowTransitionNames(ctx: Context, projectKeys: readonly string[]): Promise<string[]> {
+  const visible = await ctx.ability.visibleProjectIds();
+  const wanted = new Set(projectKeys);
+  // a project the member cannot see offers nothing
+  const projects = (await projectsByKey(ctx)).filter((p) => wanted.has(p.key) && (visible === null || visible.has(p.id)));
+  const names = new Map<string, string>();
+  for (const project of projects) {
+    const config = await cachedProjectConfig(ctx, project);
+    for (const workflowId of new Set(config.types.map((t) => t.workflow_id))) {
+      for (const transition of (await cachedWorkflow(ctx, workflowId)).transitions) {
+        const folded = normalizeName(transition.name);
+        if (!names.has(folded)) names.set(folded, transition.name);
+      }
+    }
+  }
+  return [...names.values()];
 }

@@ -68,7 +68,7 @@ export function searchRoutes(app: FastifyInstance, deps: PagesDeps): void {
       return sendMemberPage(request, reply, deps, session, { title: 'Search', body, crumbs });
     }
     const found = await searchEverything(deps, request, session, q, SHOWN);
-    const body = html`<div class="card"><h1>Search for “${q}”</h1></div>
+    const body = html`<div class="card"><h1>Search for “${q}”</h1><p><a href="/tickets?query=${encodeURIComponent(q)}">Search tickets with filters</a></p></div>
 ${section(
   'Tickets',
   'found-tickets',
