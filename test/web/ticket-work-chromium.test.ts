@@ -135,6 +135,43 @@ describe('create a ticket: the type’s fields, a Markdown preview, and create_t
     expect(ticket.request_type).toBe('Ask about billing');
     await context.close();
   });
+
+  it('keeps what is typed while a new type brings its fields, and takes the new fields', async () => {
+    const { context, page } = await asNia('/tickets/new?project=ATR');
+    // the type's fields are held back until the member has typed on: the answer comes after the typing
+    let typed!: () => void;
+    const typing = new Promise<void>((resolve) => {
+      typed = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/tickets/new' && url.searchParams.has('type'),
+      async (route) => {
+        await typing;
+        await route.continue();
+      },
+    );
+    await page.getByLabel('Summary').fill('Typed before');
+    await page.getByLabel('Type').selectOption('Story');
+    await page.getByLabel('Summary').fill('Typed before, and while the fields came');
+    await page.getByLabel('Description').fill('Written meanwhile');
+    typed();
+    await page.getByLabel('Story points').waitFor();
+    await settled(page);
+    expect(await page.getByLabel('Summary').inputValue()).toBe('Typed before, and while the fields came');
+    expect(await page.getByLabel('Description').inputValue()).toBe('Written meanwhile');
+    expect(await page.getByLabel('Type').inputValue()).toBe('Story');
+    await page.getByLabel('Story points').fill('5');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/browse\/ATR-\d+$/);
+    const ticket = await api(`/tickets/${page.url().split('/').pop()}`);
+    expect(ticket).toMatchObject({
+      summary: 'Typed before, and while the fields came',
+      type: 'Story',
+      description: { text: 'Written meanwhile' },
+      fields: { story_points: '5' },
+    });
+    await context.close();
+  });
 });
 
 describe('change a field in place through update_ticket', () => {

@@ -67,9 +67,9 @@ const named = (names: readonly string[], none: string) => [
 ];
 
 /**
- * The create-ticket form: project and type, then the type's fields — summary, description
- * (Markdown, with its preview), priority, assignee, labels, components, due date, parent, its
- * custom fields, and the request type on a helpdesk project — sent to create_ticket. With htmx a
+ * The create-ticket form: project and type (and the request type on a helpdesk project), then
+ * summary, description (Markdown, with its preview), due date and parent, then what the project
+ * and type offer — priority, assignee, labels, components, custom fields — sent to create_ticket. With htmx a
  * new project or type brings its own fields; without script they come with the next answer (a
  * type of another project is refused at its field).
  */
@@ -95,10 +95,15 @@ async function ticketForm(deps: PagesDeps, request: FastifyRequest, session: Ses
     value: chosen.project?.key,
     choices: chosen.projects.map((p) => ({ value: p.key, label: `${p.key} · ${p.name}` })),
   })}
+<div id="create-type-choices">
 ${field({ name: 'type', label: 'Type', type: 'select', state, choices: named(detail?.ticket_types ?? [], `The project's first (${detail?.ticket_types[0] ?? 'none'})`) })}
 ${helpdesk}
+</div>
 ${field({ name: 'summary', label: 'Summary', hint: 'One line that says what it is about.', state })}
 ${markdownField(session, { name: 'description', label: 'Description', hint: 'Markdown: **bold**, lists, `code`, links; a ticket key becomes a link.', optional: true, state, keys: chosen.keys })}
+${field({ name: 'due_date', label: 'Due date', type: 'date', optional: true, state })}
+${field({ name: 'parent', label: 'Parent', hint: 'The key of an epic or a ticket of the same project.', optional: true, state })}
+<div id="create-field-choices">
 ${field({ name: 'priority', label: 'Priority', type: 'select', state, choices: named(detail?.priorities ?? [], 'The default priority') })}
 ${field({
   name: 'assignee',
@@ -112,12 +117,13 @@ ${field({
 })}
 ${field({ name: 'labels', label: 'Labels', hint: `Separated by commas; a new one joins the project. In use: ${detail?.labels.join(', ') || 'none yet'}.`, optional: true, state })}
 ${detail?.components.length ? componentChoices(detail.components, state.values.components, state) : ''}
-${field({ name: 'due_date', label: 'Due date', type: 'date', optional: true, state })}
-${field({ name: 'parent', label: 'Parent', hint: 'The key of an epic or a ticket of the same project.', optional: true, state })}
 ${customFieldInputs(chosen.custom, state)}
+</div>
 <div class="form-actions">${button('Create')}</div>`;
-  // with htmx, choosing a project or a type asks for this form again (without the token) to bring its fields
-  const refresh = html`<div hx-get="${ACTION}" hx-trigger="change from:#field-project, change from:#field-type" hx-include="closest form" hx-params="not csrf" hx-target="#create-ticket" hx-select="#create-ticket" hx-swap="outerHTML"></div>`;
+  // with htmx, choosing a project or a type asks for this form again (without the token) and takes
+  // from it only what the project and type decide: what is typed meanwhile in the summary,
+  // description, due date or parent is never drawn over
+  const refresh = html`<div hx-get="${ACTION}" hx-trigger="change from:#field-project, change from:#field-type" hx-include="closest form" hx-params="not csrf" hx-target="#create-type-choices" hx-select="#create-type-choices" hx-select-oob="#create-field-choices" hx-swap="outerHTML"></div>`;
   return form(session, ACTION, html`${refresh}${content}`, { id: 'create-ticket', state });
 }
 
