@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import type { Log } from '../core/context.ts';
 import type { Database } from '../storage/database.ts';
 import { databaseCommands } from './database-commands.ts';
+import { controlSocketPath, socketPathProblem } from './socket-path.ts';
 import { CommandError, oneLine } from './errors.ts';
 
 /**
@@ -14,20 +14,7 @@ import { CommandError, oneLine } from './errors.ts';
 export type ControlRequest = { command: string; args: string[] };
 export type ControlAnswer = { ok: true; output: string } | { ok: false; error: string };
 
-// sun_path holds 108 bytes on Linux, including the terminating zero (104 on macOS).
-export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 const MAX_REQUEST_BYTES = 1024 * 1024;
-
-export function controlSocketPath(dataDir: string): string {
-  return path.join(dataDir, 'atrium.sock');
-}
-
-export function socketPathProblem(dataDir: string): string | null {
-  const socket = controlSocketPath(dataDir);
-  const bytes = Buffer.byteLength(socket);
-  if (bytes <= MAX_SOCKET_PATH_BYTES) return null;
-  return `DATA_DIR: the control socket ${socket} would be ${bytes} bytes long, more than the ${MAX_SOCKET_PATH_BYTES} a Unix socket path allows; choose a shorter DATA_DIR`;
-}
 
 function isRequest(value: unknown): value is ControlRequest {
   const v = value as ControlRequest | null;

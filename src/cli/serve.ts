@@ -1,10 +1,10 @@
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config.ts';
-import { startService, type RunningService } from '../main.ts';
+import type { RunningService } from '../main.ts';
+import { prepareDataDir } from '../storage/data-dir.ts';
 import { DataDirBusyError } from '../storage/lock.ts';
 import { parseOptions } from './args.ts';
-import { serveBanner } from './banner.ts';
-import { listenControlSocket, socketPathProblem } from './control-socket.ts';
+import { socketPathProblem } from './socket-path.ts';
 import { CommandError } from './errors.ts';
 import { checkListen, listenProblem } from './listen-check.ts';
 import { checkPostgres } from './postgres-check.ts';
@@ -39,6 +39,13 @@ export async function serve(argv: readonly string[], config: Config): Promise<vo
   await checkListen(config.host, config.port);
   if (config.databaseUrl !== null) await checkPostgres(config.databaseUrl);
   if (config.databaseDirectUrl !== null) await checkPostgres(config.databaseDirectUrl, 'DATABASE_DIRECT_URL');
+  if (onPglite) prepareDataDir(config.dataDir);
+  // the service's modules only once nothing above refused: a refusal is said in well under a second
+  const [{ startService }, { listenControlSocket }, { serveBanner }] = await Promise.all([
+    import('../main.ts'),
+    import('./control-socket.ts'),
+    import('./banner.ts'),
+  ]);
   // Listening before start-up: a Ctrl+C while the database opens stops cleanly once it has.
   const stopped = untilSignal();
   let service: RunningService;
