@@ -66,9 +66,8 @@ try {
   // the tickets scenarios' first seed generates the data set
   await ticketScenarios[0]!.seed!(database.db, env);
   const { pageCookie } = await seedPageSession(database.db, env);
-  // the boards scenarios' seed: board 90, a sprint of 500 cards, and the To Do cards its move scenario reorders
-  const boards = await boardScenarios.find((s) => s.seed)!.seed!(database.db, env);
-  const toDoCards = (boards?.toDoCards ?? '').split(',').filter(Boolean);
+  // the boards scenarios' seed: board 90, a sprint of 500 cards
+  await boardScenarios.find((s) => s.seed)!.seed!(database.db, env);
   console.error(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const { tickets } = await database.db
     .selectFrom('tickets')
@@ -126,22 +125,25 @@ try {
   }
 
   // a card dragged on the board page: the POST drag.js sends, with the form token the board carries
-  // (`data-csrf` beside `data-moves`) and the first column's value; each card of To Do in turn goes
-  // before the card three along (or, every fourth, to the column's end), so every request moves one
+  // (`data-csrf` beside `data-moves`) and its first column's value. The column's cards are read
+  // from the page in rank order and the order is kept here: each request takes the card at a
+  // place further along and drops it below the two after it, so every request moves one.
   const board = await (await fetch(`${url}/boards/90`, { headers })).text();
   const action = /data-moves="([^"]+)" data-csrf="([^"]+)"/.exec(board);
-  const column = /data-drop="board" data-field="column" data-value="([^"]+)"/.exec(board)?.[1];
-  if (!action || column === undefined || toDoCards.length < 4)
-    throw new Error('the board page carries no move form, or To Do has too few cards');
+  const list = /data-drop="board" data-field="column" data-value="([^"]+)"[^>]*>([\s\S]*?)<\/ul>/.exec(board);
+  const order = [...(list?.[2] ?? '').matchAll(/<li class="board-card"[^>]* data-key="([^"]+)"/g)].map((m) => m[1]!);
+  if (!action || !list || order.length < 4) throw new Error('the board page carries no move form, or its first column too few cards');
   const [, movesPath, csrf] = action as unknown as [string, string, string];
+  const column = list[1]!;
   const move = await serially(async (i) => {
-    const key = toDoCards[i % toDoCards.length]!;
-    const form = new URLSearchParams({ key, column });
-    if (i % 4 !== 3) form.set('before', toDoCards[(i + 3) % toDoCards.length]!);
+    const at = (i * 7) % (order.length - 3);
+    const [key] = order.splice(at, 1) as [string];
+    const before = order[at + 2]!;
+    order.splice(at + 2, 0, key);
     const response = await fetch(`${url}${movesPath}`, {
       method: 'POST',
       headers: { ...headers, origin: publicUrl, 'hx-request': 'true', 'x-csrf-token': csrf },
-      body: form,
+      body: new URLSearchParams({ key, column, before }),
     });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`card move: ${response.status} ${text.slice(0, 200)}`);
