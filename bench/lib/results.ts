@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import { loadScenarios } from './load-scenarios.ts';
-import { latestFullRun, readRuns, type RecordedRow, type RunRecord } from './runs.ts';
+import { pagesSection } from './pages-results.ts';
+import {
+  latestFullPagesRuns,
+  latestFullRun,
+  readPagesRuns,
+  readRuns,
+  type PagesRunRecord,
+  type RecordedRow,
+  type RunRecord,
+} from './runs.ts';
 import { judge, PEAK_RSS_BELOW_BYTES, type Target } from './targets.ts';
 
 export const RUNS = new URL('../runs.jsonl', import.meta.url);
@@ -70,8 +79,11 @@ function memoryTable(run: RunRecord): string[] {
   return lines;
 }
 
-/** bench/RESULTS.md for one run: the machine, the commit, each scenario and engine beside its target. */
-export function renderResults(run: RunRecord, targets: ReadonlyMap<string, Target>): string {
+/**
+ * bench/RESULTS.md for one run: the machine, the commit, each scenario and engine beside its
+ * target; below, the pages' figures from `pages` (the latest full pages run of each engine).
+ */
+export function renderResults(run: RunRecord, targets: ReadonlyMap<string, Target>, pages: readonly PagesRunRecord[] = []): string {
   const { machine, settings } = run;
   const commit = `${run.commit.slice(0, 10)}${run.dirty ? ' with uncommitted changes' : ''}`;
   const size = run.options.tickets ? `${run.options.tickets} tickets` : '100,000 tickets';
@@ -90,6 +102,7 @@ export function renderResults(run: RunRecord, targets: ReadonlyMap<string, Targe
     '',
     ...memoryTable(run),
     '',
+    ...pagesSection(pages),
   ].join('\n');
 }
 
@@ -97,7 +110,7 @@ export function renderResults(run: RunRecord, targets: ReadonlyMap<string, Targe
 export function writeResults(runs: URL, results: URL, targets: ReadonlyMap<string, Target>): boolean {
   const run = latestFullRun(readRuns(runs));
   if (!run) return false;
-  fs.writeFileSync(results, renderResults(run, targets));
+  fs.writeFileSync(results, renderResults(run, targets, latestFullPagesRuns(readPagesRuns(runs))));
   return true;
 }
 

@@ -31,6 +31,8 @@ export interface EngineMemory {
 
 /** One line of bench/runs.jsonl: everything a later comparison needs about one `npm run bench`. */
 export interface RunRecord {
+  /** Absent on the load runs recorded before `bench/pages.ts` recorded its own. */
+  kind?: 'load';
   date: string;
   /** The commit the service ran from. */
   commit: string;
@@ -52,17 +54,84 @@ export interface RunRecord {
   provenance?: string;
 }
 
-export function readRuns(file: URL): RunRecord[] {
+/** One request's time, one at a time, over `requests` requests after a warm-up; milliseconds. */
+export interface SerialFigures {
+  requests: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+/** Bytes of one kind of asset a page loads, summed over its files, as sent with each encoding. */
+export interface AssetBytes {
+  br: number;
+  gzip: number;
+  raw: number;
+}
+
+export interface RecordedPage extends SerialFigures {
+  name: string;
+  path: string;
+  /** The scripts and stylesheets the page names. */
+  files: number;
+  js: AssetBytes;
+  css: AssetBytes;
+}
+
+/** One line of bench/runs.jsonl written by `bench/pages.ts`: the pages' server time and weight, and a card move. */
+export interface PagesRunRecord {
+  kind: 'pages';
+  date: string;
+  commit: string;
+  dirty: boolean | null;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; platform: string };
+  node: string;
+  loadAverage: number;
+  engine: 'pglite' | 'postgres';
+  /** Tickets in the database the pages read. */
+  tickets: number;
+  options: { tickets: string | null; requests: number };
+  /** The full data set (no --tickets) and the default request count: the runs bench/RESULTS.md shows. */
+  full: boolean;
+  pages: RecordedPage[];
+  /** The board page's card move (its drag's POST), one at a time. */
+  move: (SerialFigures & { name: string; path: string }) | null;
+  notes: string[];
+}
+
+type AnyRecord = RunRecord | PagesRunRecord;
+
+function readRecords(file: URL): AnyRecord[] {
   if (!fs.existsSync(file)) return [];
   return fs
     .readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as RunRecord);
+    .map((line) => JSON.parse(line) as AnyRecord);
 }
 
-export function appendRun(file: URL, run: RunRecord): void {
+/** The load runs of `npm run bench` (lines of other kinds are skipped). */
+export function readRuns(file: URL): RunRecord[] {
+  return readRecords(file).filter((record): record is RunRecord => record.kind === undefined || record.kind === 'load');
+}
+
+/** The runs of `bench/pages.ts`. */
+export function readPagesRuns(file: URL): PagesRunRecord[] {
+  return readRecords(file).filter((record): record is PagesRunRecord => record.kind === 'pages');
+}
+
+export function appendRun(file: URL, run: AnyRecord): void {
   fs.appendFileSync(file, `${JSON.stringify(run)}\n`);
+}
+
+/** The latest full pages run of each engine, PostgreSQL first. */
+export function latestFullPagesRuns(runs: readonly PagesRunRecord[]): PagesRunRecord[] {
+  const found: PagesRunRecord[] = [];
+  for (const engine of ['postgres', 'pglite'] as const) {
+    const latest = runs.filter((run) => run.full && run.engine === engine).at(-1);
+    if (latest) found.push(latest);
+  }
+  return found;
 }
 
 export function latestFullRun(runs: readonly RunRecord[]): RunRecord | null {

@@ -104,6 +104,10 @@ async function seedBoards(db: Kysely<DB>): Promise<Record<string, string>> {
       ])
       .execute();
   }
+  // the data set's vacuum analyze ran before these rows: without statistics (an autovacuum that is
+  // off, or has not come round yet) the backlog's "not in an open sprint" reads as two rows and
+  // is planned as a nested loop over every ticket (150 ms instead of 10 on 100,000 tickets)
+  await sql`analyze boards, board_columns, board_projects, sprints, sprint_tickets`.execute(db);
   const toDo = await sql<{ key: string }>`
     select t.key from tickets t join statuses s on s.id = t.status_id
     join sprint_tickets st on st.ticket_id = t.id and st.open join boards b on b.id = st.board_id

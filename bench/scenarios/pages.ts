@@ -9,7 +9,10 @@ import type { BenchEnv, BenchRequest, Scenario } from './scenario.ts';
 export const PAGE_TICKET = 'ATR-1234';
 export const PAGE_PROJECT = 'ATR';
 
-/** The page paths measured, by name. */
+/**
+ * The page paths measured, by name; `bench/pages.ts` measures every entry (and adds the ticket,
+ * board and backlog pages it finds in the data).
+ */
 export const PAGES: Record<string, string> = {
   home: '/',
   project: `/projects/${PAGE_PROJECT}`,

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RESULTS, RUNS, renderResults, scenarioTargets, writeResults } from '../../bench/lib/results.ts';
-import { appendRun, latestFullRun, readRuns, type RecordedFigures, type RunRecord } from '../../bench/lib/runs.ts';
+import {
+  appendRun,
+  latestFullPagesRuns,
+  latestFullRun,
+  readPagesRuns,
+  readRuns,
+  type PagesRunRecord,
+  type RecordedFigures,
+  type RecordedPage,
+  type RunRecord,
+} from '../../bench/lib/runs.ts';
 import { judge } from '../../bench/lib/targets.ts';
 
 const figures = (requestsPerSecond: number, more: Partial<RecordedFigures> = {}): RecordedFigures => ({
@@ -38,6 +48,39 @@ function run(more: Partial<RunRecord> = {}): RunRecord {
       { engine: 'postgres', scenario: 'GET /api/v1/me', atrium: figures(3000, { peakRssBytes: 250 * 2 ** 20 }), baseline: figures(4000) },
       { engine: 'postgres', scenario: 'POST /api/v1/tickets', atrium: figures(240, { peakRssBytes: 280 * 2 ** 20 }), baseline: null },
     ],
+    notes: [],
+    ...more,
+  };
+}
+
+const page = (name: string, path: string, more: Partial<RecordedPage> = {}): RecordedPage => ({
+  name,
+  path,
+  requests: 300,
+  p50Ms: 12.5,
+  p95Ms: 30.2,
+  p99Ms: 41,
+  files: 3,
+  js: { br: 17.5 * 1024, gzip: 20_000, raw: 60_000 },
+  css: { br: 3 * 1024, gzip: 3600, raw: 14_000 },
+  ...more,
+});
+
+function pagesRun(more: Partial<PagesRunRecord> = {}): PagesRunRecord {
+  return {
+    kind: 'pages',
+    date: '2026-12-05T10:00:00.000Z',
+    commit: 'fedcba9876543210fedcba9876543210fedcba98',
+    dirty: false,
+    machine: { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 8, platform: 'Linux 6.1' },
+    node: 'v24.21.0',
+    loadAverage: 1.5,
+    engine: 'postgres',
+    tickets: 100_500,
+    options: { tickets: null, requests: 300 },
+    full: true,
+    pages: [page('home', '/'), page('board', '/boards/90', { p95Ms: 62.4, js: { br: 32.5 * 1024, gzip: 37_000, raw: 110_000 } })],
+    move: { name: 'card move', path: '/boards/90/moves', requests: 300, p50Ms: 10.1, p95Ms: 18.7, p99Ms: 26 },
     notes: [],
     ...more,
   };
@@ -134,6 +177,62 @@ describe('bench/RESULTS.md shows the latest full run: the machine, the commit, e
     const latest = latestFullRun(readRuns(RUNS));
     expect(latest).not.toBeNull();
     for (const name of current.keys()) expect(latest!.rows.map((row) => row.scenario)).toContain(name);
-    expect(fs.readFileSync(RESULTS, 'utf8')).toBe(renderResults(latest!, current));
+    const pages = latestFullPagesRuns(readPagesRuns(RUNS));
+    expect(pages.map((entry) => entry.engine)).toContain('postgres');
+    expect(fs.readFileSync(RESULTS, 'utf8')).toBe(renderResults(latest!, current, pages));
+  });
+});
+
+describe("bench/RESULTS.md shows the pages' latest full run of each engine below the load tables, each page beside its target", () => {
+  it('renders a row per page with its times, the JavaScript and CSS it loads (brotli) and the verdict, and the card move', () => {
+    const text = renderResults(run(), targets, [pagesRun()]);
+    const pages = text.slice(text.indexOf('## Pages'));
+    expect(text.indexOf('## Pages')).toBeGreaterThan(text.indexOf('| PostgreSQL | 138 MiB'));
+    expect(pages).toContain(
+      '- PostgreSQL: run 2026-12-05, commit fedcba9876, Node.js v24.21.0, 2 CPUs (Test CPU), load average 1.5 at the start',
+    );
+    expect(pages).toContain('100,500 tickets, 300 requests a page one at a time');
+    expect(pages).toContain(
+      '| home | PostgreSQL | `/` | 12.5 | 30.2 | 41 | 17.5 KB | 3.0 KB | p95 < 50 ms, JS < 60.0 KB, CSS < 30.0 KB | ✓ |',
+    );
+    expect(pages).toContain(
+      '| board | PostgreSQL | `/boards/90` | 12.5 | 62.4 | 41 | 32.5 KB | 3.0 KB | p95 < 50 ms, JS < 60.0 KB, CSS < 30.0 KB | ✗ |',
+    );
+    expect(pages).toContain('| card move | PostgreSQL | `POST /boards/90/moves` | 10.1 | 18.7 | 26 | – | – | p95 < 100 ms | ✓ |');
+  });
+
+  it('fails a page whose JavaScript or CSS is over its weight, whatever its time', () => {
+    const heavy = pagesRun({ pages: [page('home', '/', { css: { br: 31 * 1024, gzip: 0, raw: 0 } })] });
+    expect(renderResults(run(), targets, [heavy])).toContain('| 31.0 KB | p95 < 50 ms, JS < 60.0 KB, CSS < 30.0 KB | ✗ |');
+  });
+
+  it('holds PGlite to no target, and shows nothing when no pages run is recorded', () => {
+    const text = renderResults(run(), targets, [pagesRun(), pagesRun({ engine: 'pglite' })]);
+    expect(text).toContain('| home | PGlite | `/` | 12.5 | 30.2 | 41 | 17.5 KB | 3.0 KB |  |  |');
+    expect(renderResults(run(), targets)).not.toContain('## Pages');
+  });
+
+  it("is made from each engine's latest full pages run; the load runs' readers skip the pages lines", () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-pages-'));
+    try {
+      const runs = pathToFileURL(path.join(folder, 'runs.jsonl'));
+      const results = pathToFileURL(path.join(folder, 'RESULTS.md'));
+      appendRun(runs, run({ commit: 'a'.repeat(40) }));
+      appendRun(runs, pagesRun({ commit: 'b'.repeat(40) }));
+      appendRun(runs, pagesRun({ commit: 'c'.repeat(40), engine: 'pglite' }));
+      appendRun(runs, pagesRun({ commit: 'd'.repeat(40), full: false, options: { tickets: '20000', requests: 300 } }));
+      expect(readRuns(runs).map((entry) => entry.commit[0])).toEqual(['a']);
+      expect(latestFullRun(readRuns(runs))?.commit[0]).toBe('a');
+      expect(latestFullPagesRuns(readPagesRuns(runs)).map((entry) => [entry.engine, entry.commit[0]])).toEqual([
+        ['postgres', 'b'],
+        ['pglite', 'c'],
+      ]);
+      expect(writeResults(runs, results, targets)).toBe(true);
+      const text = fs.readFileSync(results, 'utf8');
+      expect(text).toContain('commit bbbbbbbbbb');
+      expect(text).not.toContain('commit dddddddddd');
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
