@@ -68,7 +68,7 @@ describe('set versions in place with htmx: checkboxes of the project’s version
     await page.getByRole('link', { name: 'Edit fix versions' }).click();
     const fix = page.getByRole('form', { name: 'Change fix versions' });
     // the archived 0.9 is not offered
-    expect(await fix.getByRole('checkbox').count()).toBe(3);
+    await expect.poll(() => fix.getByRole('checkbox').count()).toBe(3);
     await fix.getByRole('checkbox', { name: '1.1' }).check();
     await fix.getByRole('checkbox', { name: '2.0' }).check();
     await expectAccessible(page, 'ticket page with its fix versions being changed');
@@ -92,7 +92,9 @@ describe('set versions in place with htmx: checkboxes of the project’s version
     await expectAccessible(page, 'ticket page with a refused version');
     expect(await versions(key)).toEqual({ fix_versions: ['1.1', '2.0'], affected_versions: [] });
     await page.getByRole('form', { name: 'Change affected versions' }).getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('#affected-versions').textContent()).toContain('1.0');
+    // the form gone (its boxes' labels name the versions too), the list shown again
+    await expect.poll(() => page.getByRole('form', { name: 'Change affected versions' }).count()).toBe(0);
+    expect(await page.locator('#affected-versions').textContent()).toContain('1.0');
 
     expect(await stayedOpen(page)).toBe(true);
     expect(await versions(key)).toEqual({ fix_versions: ['1.1', '2.0'], affected_versions: ['1.0'] });
