@@ -57,6 +57,7 @@ describe('a web-only operation is absent from the OpenAPI document', () => {
         'list_ticket_links',
         'link_tickets',
         'unlink_tickets',
+        'set_ticket_versions',
       ]),
     );
     const reply = await service.request('GET', '/api/v1/openapi.json');
@@ -88,7 +89,13 @@ describe('a web-only operation is absent from MCP tools/list, for an administrat
 
 describe('a web-only operation has no REST route', () => {
   it('answers 404 at every address an API operation of its name could have', async () => {
-    const paths = ['/api/v1/declared_in_a_test', '/api/v1/watch_ticket', '/api/v1/tickets/CORE-1/watch'];
+    const paths = [
+      '/api/v1/declared_in_a_test',
+      '/api/v1/watch_ticket',
+      '/api/v1/tickets/CORE-1/watch',
+      '/api/v1/set_ticket_versions',
+      '/api/v1/tickets/CORE-1/versions',
+    ];
     const extras = ['/api/v1/tickets/CORE-1/attachments', '/api/v1/tickets/CORE-1/votes', '/api/v1/tickets/CORE-1/history'];
     for (const path of [...paths, ...extras]) {
       const reply = await service.request('POST', path, { token: adminWrite, body: { word: 'hello' } });

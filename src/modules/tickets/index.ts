@@ -84,6 +84,7 @@ export type {
   VoteState,
 } from './extras/schemas.ts';
 export { LINK_RELATIONS, type LinkRelation } from './link-relations.ts';
+export { ticketVersionChoices, type VersionChoices } from './extras/versions.ts';
 export { MAX_FILES_AT_ONCE } from './extras/schemas.ts';
 export { contentDisposition, shownInPlace } from './extras/file-names.ts';
 export { fileTooLarge, sizeWords } from './extras/attachments.ts';

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../../core/operation.ts';
-import { KeyParams } from '../schemas.ts';
+import { KeyParams, Ticket } from '../schemas.ts';
 import { AttachmentLimit, AttachmentLimitBody, setAttachmentLimit } from './attachment-limit.ts';
 import { addAttachments, deleteAttachment, listAttachments, readAttachment } from './attachments.ts';
 import { readTicketHistory } from './history.ts';
@@ -14,8 +14,10 @@ import {
   TicketHistory,
   TicketLinks,
   UploadBody,
+  VersionsBody,
   VoteState,
 } from './schemas.ts';
+import { setTicketVersions } from './versions.ts';
 import { readVotes, setVote } from './votes.ts';
 
 // Attachments, votes and ticket history are the browser's (spec 1, "Not in the API"): web-only
@@ -191,6 +193,25 @@ export const unlinkTicketsOperation = defineOperation({
   handler: (ctx, input) => unlinkTickets(ctx, input.key, { relation: input.relation, ticket: input.ticket }),
 });
 
+// A ticket's versions: the spec's Ticket has them, and neither POST /tickets nor PATCH
+// /tickets/{key} takes them (ADR "ticket versions in the browser").
+
+export const setTicketVersionsOperation = defineOperation({
+  name: 'set_ticket_versions',
+  doors: 'web',
+  module: 'tickets',
+  access: 'write',
+  summary: "Set a ticket's fix and affected versions",
+  description:
+    "Each list sent (names of the project's versions, case-insensitive) replaces the ticket's; one left out stays. An unknown or archived version not already on the list is 422 at its pointer. Needs ticket:edit; the lists that changed are one history entry.",
+  params: KeyParams,
+  body: VersionsBody,
+  response: Ticket,
+  errors: ['not_found'],
+  handler: (ctx, input) =>
+    setTicketVersions(ctx, input.key, { fix_versions: input.fix_versions, affected_versions: input.affected_versions }),
+});
+
 export const ticketExtraOperations = [
   listAttachmentsOperation,
   addAttachmentsOperation,
@@ -204,4 +225,5 @@ export const ticketExtraOperations = [
   listLinksOperation,
   linkTicketsOperation,
   unlinkTicketsOperation,
+  setTicketVersionsOperation,
 ];

@@ -99,3 +99,15 @@ export const TicketLinks = Type.Object({
   links: Type.Array(Link),
 });
 export type TicketLinks = Static<typeof TicketLinks>;
+
+const VersionNames = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+  maxItems: 200,
+  description: "names of the project's versions, matched as names are (spec 2.1); the list given replaces the ticket's",
+});
+
+/** A ticket's versions as the browser sets them: each list sent replaces that list; one left out stays. */
+export const VersionsBody = Type.Object({
+  fix_versions: Type.Optional(VersionNames),
+  affected_versions: Type.Optional(VersionNames),
+});
+export type VersionsBody = Static<typeof VersionsBody>;

@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../core/errors.ts';
 import { describeProject, visibleProjects } from '../../../modules/projects/index.ts';
-import { customFieldsFor, getTicket, type FieldShape, type Ticket } from '../../../modules/tickets/index.ts';
+import {
+  customFieldsFor,
+  getTicket,
+  ticketVersionChoices,
+  type FieldShape,
+  type Ticket,
+  type VersionChoices,
+} from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, field, form } from '../../components/index.ts';
 import { EMPTY_FORM, formInput, refusedForm, type FormState, type FormValues } from '../../forms.ts';
@@ -26,6 +33,8 @@ interface EditContext {
   /** The custom fields the ticket's type has. */
   custom: FieldShape[];
   keys: ReadonlySet<string>;
+  /** The versions each list may name (read for a versions form only). */
+  versions: VersionChoices | null;
 }
 
 /** A field of the ticket changed in place: where the page shows it, how, and the form that changes it. */
@@ -37,6 +46,8 @@ interface Editable {
   slot: string;
   show(ticket: Ticket, keys: ReadonlySet<string>): Html | string;
   input(edit: EditContext, state: FormState | undefined): Html;
+  /** The operation Save runs: update_ticket, or set_ticket_versions for the lists PATCH does not take. */
+  operation?: 'set_ticket_versions';
 }
 
 const orNone = (value: Html | string | null | undefined) => (value === null || value === undefined || value === '' ? '—' : value);
@@ -120,6 +131,25 @@ const EDITABLES: readonly Editable[] = [
     show: (t) => orNone(names(t.components)),
     input: (e, state) => componentChoices(e.project?.components ?? [], state ? state.values.components : e.ticket.components, state),
   },
+  ...(['fix_versions', 'affected_versions'] as const).map(
+    (name): Editable => ({
+      name,
+      label: name === 'fix_versions' ? 'Fix versions' : 'Affected versions',
+      slot: name === 'fix_versions' ? 'fix-versions' : 'affected-versions',
+      operation: 'set_ticket_versions',
+      show: (t) => orNone(names(t[name])),
+      input: (e, state) =>
+        checkChoices({
+          name,
+          legend: name === 'fix_versions' ? 'Fix versions' : 'Affected versions',
+          idPrefix: name === 'fix_versions' ? 'fix-version' : 'affected-version',
+          all: e.versions?.[name] ?? [],
+          chosen: state ? state.values[name] : e.ticket[name],
+          state,
+          none: 'The project has no versions.',
+        }),
+    }),
+  ),
   {
     name: 'due_date',
     label: 'Due date',
@@ -170,25 +200,57 @@ function currentFields(edit: EditContext): FormValues {
 
 const BY_NAME = new Map(EDITABLES.map((e) => [e.name, e]));
 
+/** A list chosen by checkboxes, as a fieldset with its legend, its error and what the member picked. */
+interface CheckChoices {
+  name: string;
+  legend: string;
+  /** The boxes' ids are this with their index. */
+  idPrefix: string;
+  all: readonly string[];
+  chosen: string | readonly string[] | undefined;
+  state: FormState | undefined;
+  /** Said when there is nothing to choose. */
+  none: string;
+}
+
 /**
- * Components as checkboxes: a hidden empty value is always sent, so leaving every box empty
- * says "none" (update_ticket replaces the list) rather than "unchanged".
+ * A list as checkboxes: a hidden empty value is always sent, so leaving every box empty says
+ * "none" (the operation replaces the list) rather than "unchanged".
  */
+export function checkChoices(c: CheckChoices): Html {
+  const picked = new Set(typeof c.chosen === 'string' ? [c.chosen] : (c.chosen ?? []));
+  const error = c.state?.errors[c.name];
+  const errorId = `field-${c.name}-error`;
+  return html`<fieldset class="field choices"${error ? html` aria-describedby="${errorId}"` : ''}><legend class="label">${c.legend}</legend><input type="hidden" name="${c.name}" value="">${
+    c.all.length
+      ? c.all.map(
+          (name, i) =>
+            html`<label class="check" for="${c.idPrefix}-${i}"><input type="checkbox" id="${c.idPrefix}-${i}" name="${c.name}" value="${name}"${picked.has(name) ? html` checked` : ''}> ${name}</label>`,
+        )
+      : html`<p class="muted">${c.none}</p>`
+  }${error ? html`<p class="field-error" id="${errorId}">${error}</p>` : ''}</fieldset>`;
+}
+
+/** Components as checkboxes (the edit form's and the create form's). */
 export function componentChoices(
   all: readonly string[],
   chosen: string | readonly string[] | undefined,
   state: FormState | undefined,
 ): Html {
-  const picked = new Set(typeof chosen === 'string' ? [chosen] : (chosen ?? []));
-  const error = state?.errors.components;
-  return html`<fieldset class="field choices"${error ? html` aria-describedby="field-components-error"` : ''}><legend class="label">Components</legend><input type="hidden" name="components" value="">${
-    all.length
-      ? all.map(
-          (name, i) =>
-            html`<label class="check" for="component-${i}"><input type="checkbox" id="component-${i}" name="components" value="${name}"${picked.has(name) ? html` checked` : ''}> ${name}</label>`,
-        )
-      : html`<p class="muted">The project has no components.</p>`
-  }${error ? html`<p class="field-error" id="field-components-error">${error}</p>` : ''}</fieldset>`;
+  return checkChoices({
+    name: 'components',
+    legend: 'Components',
+    idPrefix: 'component',
+    all,
+    chosen,
+    state,
+    none: 'The project has no components.',
+  });
+}
+
+/** The names a checkbox list sent: the boxes checked, without the hidden empty value. */
+export function checkedNames(value: string | readonly string[] | undefined): string[] {
+  return (typeof value === 'string' ? [value] : (value ?? [])).filter((v) => v !== '');
 }
 
 const editHref = (key: string, name: string) => `${ticketHref(key)}/edit/${name}`;
@@ -198,11 +260,11 @@ function editLink(key: string, editable: Editable): Html {
   return html`<a class="edit-link" href="${href}" hx-get="${href}" hx-target="#${editable.slot}" hx-swap="innerHTML">Edit<span class="visually-hidden"> ${editable.label.toLowerCase()}</span></a>`;
 }
 
-/** A field as the ticket page shows it, with its Edit link: the inside of its slot. */
-export function shownField(name: string, ticket: Ticket, keys: ReadonlySet<string>): Html {
+/** A field as the ticket page shows it, with its Edit link when `offered`: the inside of its slot. */
+export function shownField(name: string, ticket: Ticket, keys: ReadonlySet<string>, offered = true): Html {
   const editable = BY_NAME.get(name);
   if (!editable) throw new Error(`${name} is not a field changed in place`);
-  return html`${editable.show(ticket, keys)} ${editLink(ticket.key, editable)}`;
+  return offered ? html`${editable.show(ticket, keys)} ${editLink(ticket.key, editable)}` : html`${editable.show(ticket, keys)}`;
 }
 
 /**
@@ -229,13 +291,23 @@ function editForm(edit: EditContext, editable: Editable, state: FormState | unde
   });
 }
 
-async function editContext(deps: PagesDeps, request: FastifyRequest, session: Session, key: string): Promise<EditContext> {
+async function editContext(
+  deps: PagesDeps,
+  request: FastifyRequest,
+  session: Session,
+  key: string,
+  editable: Editable,
+): Promise<EditContext> {
   const ctx = await readContext(deps, session, request.id, request.log);
   const [ticket, projects] = await Promise.all([getTicket(ctx, key), visibleProjects(ctx)]);
-  const [project, custom] = ticket.project
-    ? await Promise.all([describeProject(ctx, ticket.project), customFieldsFor(ctx, ticket.project, ticket.type ?? undefined)])
-    : [null, []];
-  return { session, ticket, project, custom, keys: new Set(projects.map((p) => p.key)) };
+  const [project, custom, versions] = ticket.project
+    ? await Promise.all([
+        describeProject(ctx, ticket.project),
+        customFieldsFor(ctx, ticket.project, ticket.type ?? undefined),
+        editable.operation === 'set_ticket_versions' ? ticketVersionChoices(ctx, ticket.key, ticket) : null,
+      ])
+    : [null, [], null];
+  return { session, ticket, project, custom, keys: new Set(projects.map((p) => p.key)), versions };
 }
 
 async function showEditPage(
@@ -272,6 +344,7 @@ async function showEditPage(
 /** update_ticket's body from one field's form: only that field, an emptied one cleared. */
 function changeOf(deps: PagesDeps, editable: Editable, values: FormValues, custom: readonly FieldShape[]): Record<string, unknown> {
   // every custom field the form shows is sent: emptied, it is cleared (null), as spec 2.4 says
+  if (editable.operation === 'set_ticket_versions') return { [editable.name]: checkedNames(values[editable.name]) };
   if (editable.name === 'fields') {
     const given = customFieldValues(custom, values) ?? {};
     return { fields: Object.fromEntries(custom.map((shape) => [shape.key, given[shape.key] ?? null])) };
@@ -286,7 +359,8 @@ function changeOf(deps: PagesDeps, editable: Editable, values: FormValues, custo
 
 /**
  * /browse/:key/edit/:field: change one field of the ticket in place (summary, description,
- * priority, assignee, labels, components, due date, parent) through update_ticket.
+ * priority, assignee, labels, components, due date, parent) through update_ticket, or its fix or
+ * affected versions through set_ticket_versions (web-only: PATCH does not take them).
  */
 export function editTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
   app.get('/browse/:key/edit/:field', async (request, reply) => {
@@ -296,7 +370,7 @@ export function editTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const editable = BY_NAME.get(name);
     if (!editable) return memberErrorPage(reply, deps, session, 404, `A ticket has no field ${name} to change here`);
     try {
-      const edit = await editContext(deps, request, session, key);
+      const edit = await editContext(deps, request, session, key, editable);
       if (request.headers['hx-request'] === 'true')
         return reply.type('text/html; charset=utf-8').send(editForm(edit, editable, undefined, true).value);
       return showEditPage(request, reply, edit, deps, editable, undefined);
@@ -315,7 +389,7 @@ export function editTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const editable = BY_NAME.get(name);
     if (!editable) return memberErrorPage(reply, deps, post.session, 404, `A ticket has no field ${name} to change here`);
     const again = async (state: FormState, status: number) => {
-      const edit = await editContext(deps, request, post.session, key);
+      const edit = await editContext(deps, request, post.session, key, editable);
       if (post.htmx)
         return reply
           .code(status)
@@ -325,16 +399,16 @@ export function editTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
     };
     const sent: FormState = { ...EMPTY_FORM, values: post.values };
     if (wantsPreview(sent)) return again(sent, 200);
-    const custom = editable.name === 'fields' ? (await editContext(deps, request, post.session, key)).custom : [];
+    const custom = editable.name === 'fields' ? (await editContext(deps, request, post.session, key, editable)).custom : [];
     const body = changeOf(deps, editable, post.values, custom);
-    const outcome = await runAsMember<Ticket>(deps, post, 'update_ticket', { params: { key }, body });
+    const outcome = await runAsMember<Ticket>(deps, post, editable.operation ?? 'update_ticket', { params: { key }, body });
     if (!outcome.ok) {
       const state = refusedForm(outcome.error, post.values, [editable.name, ...custom.map((f) => customFieldName(f.key))]);
       if (outcome.error.status === 404) return answerRefused(reply, deps, post, outcome.error);
       return answerRefused(reply, deps, post, outcome.error, {
         page: (status) => again(state, status),
         fragment: async () => {
-          const edit = await editContext(deps, request, post.session, key);
+          const edit = await editContext(deps, request, post.session, key, editable);
           return editForm(edit, editable, state, true);
         },
       });

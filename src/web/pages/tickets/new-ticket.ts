@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeProject, visibleProjects, type Project } from '../../../modules/projects/index.ts';
 import { customFieldsFor, type FieldShape, type Ticket } from '../../../modules/tickets/index.ts';
-import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
+import { acceptPost, answerDone, answerRefused, runAsMember, type PagePost } from '../../actions.ts';
 import { button, field, form } from '../../components/index.ts';
 import { EMPTY_FORM, formInput, formValues, refusedForm, formValue, type FormState } from '../../forms.ts';
 import { html, type Html } from '../../html.ts';
@@ -11,7 +11,7 @@ import { sendMemberPage } from '../../respond.ts';
 import type { PagesDeps, Session } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
 import { customFieldInputs, customFieldName, customFieldValues } from './custom-fields.ts';
-import { componentChoices } from './edit-ticket.ts';
+import { checkChoices, checkedNames, componentChoices } from './edit-ticket.ts';
 import { markdownField, wantsPreview } from './markdown-field.ts';
 
 const ACTION = '/tickets/new';
@@ -27,6 +27,7 @@ const FIELDS = [
   'components',
   'due_date',
   'parent',
+  'fix_versions',
 ];
 
 type ProjectDetail = Awaited<ReturnType<typeof describeProject>>;
@@ -69,7 +70,8 @@ const named = (names: readonly string[], none: string) => [
 /**
  * The create-ticket form: project and type (and the request type on a helpdesk project), then
  * summary, description (Markdown, with its preview), due date and parent, then what the project
- * and type offer — priority, assignee, labels, components, custom fields — sent to create_ticket. With htmx a
+ * and type offer — priority, assignee, labels, components, custom fields — sent to create_ticket,
+ * and fix versions, set right after by set_ticket_versions (create_ticket takes none). With htmx a
  * new project or type brings its own fields; without script they come with the next answer (a
  * type of another project is refused at its field).
  */
@@ -117,6 +119,19 @@ ${field({
 })}
 ${field({ name: 'labels', label: 'Labels', hint: `Separated by commas; a new one joins the project. In use: ${detail?.labels.join(', ') || 'none yet'}.`, optional: true, state })}
 ${detail?.components.length ? componentChoices(detail.components, state.values.components, state) : ''}
+${
+  detail?.versions.length
+    ? checkChoices({
+        name: 'fix_versions',
+        legend: 'Fix versions',
+        idPrefix: 'fix-version',
+        all: detail.versions,
+        chosen: state.values.fix_versions,
+        state,
+        none: 'The project has no versions.',
+      })
+    : ''
+}
 ${customFieldInputs(chosen.custom, state)}
 </div>
 <div class="form-actions">${button('Create')}</div>`;
@@ -144,6 +159,27 @@ async function showForm(
     { title: 'Create a ticket', body, section: 'home', crumbs: [{ label: 'Create a ticket' }] },
     status,
   );
+}
+
+/**
+ * The fix versions chosen, set on the ticket just created by the member's own set_ticket_versions
+ * (create_ticket takes none, spec 4.2). The ticket exists whatever this answers: a refusal is said
+ * in the message on its page, not by losing it.
+ */
+async function fixVersionsOf(
+  deps: PagesDeps,
+  post: PagePost,
+  ticket: Ticket,
+  versions: string[],
+): Promise<{ kind: 'success' | 'error'; text: string }> {
+  const created = `Created ${ticket.key}: ${ticket.summary}`;
+  if (!versions.length) return { kind: 'success', text: created };
+  const set = await runAsMember<Ticket>(deps, post, 'set_ticket_versions', {
+    params: { key: ticket.key },
+    body: { fix_versions: versions },
+  });
+  if (set.ok) return { kind: 'success', text: created };
+  return { kind: 'error', text: `${created}. Its fix versions were not set: ${set.error.message}` };
 }
 
 /** /tickets/new: create a ticket from anywhere (the `c` shortcut, the header, a project's page). */
@@ -178,7 +214,7 @@ export function newTicketRoutes(app: FastifyInstance, deps: PagesDeps): void {
     const ticket = outcome.value;
     return answerDone(reply, deps, post, {
       to: ticketHref(ticket.key),
-      flash: { kind: 'success', text: `Created ${ticket.key}: ${ticket.summary}` },
+      flash: await fixVersionsOf(deps, post, ticket, checkedNames(post.values.fix_versions)),
     });
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatDuration } from '../../../core/durations.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { visibleProjects } from '../../../modules/projects/index.ts';
-import { customFieldsFor, getTicket, isWatching } from '../../../modules/tickets/index.ts';
+import { customFieldsFor, getTicket, isWatching, ticketVersionChoices } from '../../../modules/tickets/index.ts';
 import type { TicketDetail, WatchState } from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, form } from '../../components/index.ts';
@@ -40,7 +40,6 @@ function watchForm(session: Session, key: string, watching: boolean): Html {
 type Shown = Html | string | null | undefined;
 const fact = (label: string, value: Shown, id?: string) =>
   html`<dt>${label}</dt><dd${id ? html` id="${id}"` : ''}>${value === null || value === undefined || value === '' ? '—' : value}</dd>`;
-const list = (values: readonly string[]) => (values.length ? values.join(', ') : null);
 const seconds = (value: number | null) => (value === null ? null : formatDuration(value));
 
 /** The summary as the page's heading, changed in place. */
@@ -52,16 +51,23 @@ const watchSection: TicketSection = async (view) => {
   return watchForm(view.session, view.ticket.key, await isWatching(ctx, view.ticket.key));
 };
 
-/** Everything the ticket holds besides its texts, as label and value; the fields a member changes have an Edit link. */
-const factsSection: TicketSection = ({ ticket, session, keys }) => {
+/**
+ * Everything the ticket holds besides its texts, as label and value; the fields a member changes
+ * have an Edit link (the versions only when the project has some and the member may edit).
+ */
+const factsSection: TicketSection = async ({ ticket, session, keys, deps, request }) => {
   const zone = session.timezone;
-  const edit = (label: string, name: string, id: string) => fact(label, shownField(name, ticket, keys), id);
+  const edit = (label: string, name: string, id: string, offered = true) => fact(label, shownField(name, ticket, keys, offered), id);
+  // asked with write access, the access the versions form's operation runs with; it writes nothing
+  const ctx = await readContext(deps, session, request.id, request.log, 'write');
+  const versions = ticket.project ? await ticketVersionChoices(ctx, ticket.key, ticket) : null;
+  const versionsOffered = (name: 'fix_versions' | 'affected_versions') => versions?.may_edit === true && versions[name].length > 0;
   return html`<dl class="facts" id="facts">
 ${fact('Project', ticket.project ? projectLink(ticket.project) : null)}${fact('Status', ticket.status?.name, 'status')}${fact('Resolution', ticket.resolution ?? 'Unresolved', 'resolution')}
 ${fact('Type', ticket.type)}${ticket.request_type ? fact('Request type', ticket.request_type) : ''}${edit('Priority', 'priority', 'priority')}
 ${edit('Assignee', 'assignee', 'assignee')}${fact('Reporter', personLink(ticket.reporter), 'reporter')}
 ${edit('Labels', 'labels', 'labels')}${edit('Components', 'components', 'components')}
-${fact('Fix versions', list(ticket.fix_versions), 'fix-versions')}${fact('Affected versions', list(ticket.affected_versions), 'affected-versions')}
+${edit('Fix versions', 'fix_versions', 'fix-versions', versionsOffered('fix_versions'))}${edit('Affected versions', 'affected_versions', 'affected-versions', versionsOffered('affected_versions'))}
 ${edit('Parent', 'parent', 'parent')}${edit('Due date', 'due_date', 'due-date')}
 ${ticket.security_level ? fact('Security level', ticket.security_level) : ''}
 ${fact('Created', shownTime(ticket.created_at, zone))}${ticket.resolved_at ? fact('Resolved', shownTime(ticket.resolved_at, zone)) : ''}
