@@ -13,7 +13,7 @@
   // changes, fetches itself again and swaps in its header and main, so a ticket, a board or the
   // notifications stay current while open without a reload that would lose the scroll. An
   // `unread` event updates the header's count in place. What the member is working in is not
-  // swapped away: a form being filled in, or an open menu ("Move to…"), waits until the focus
+  // swapped away: a form being filled in (a card's "Move to…" brought in place), or an open menu, waits until the focus
   // leaves it; a form opened in place waits for htmx to swap it; a card being dragged waits for its drop.
   const topic = body.dataset.events;
   if (topic && window.EventSource) {
@@ -24,7 +24,7 @@
     const workingIn = () => {
       const el = document.activeElement;
       if (!el?.closest('main')) return null;
-      // a menu ("Move to…") focused to be opened, or open
+      // a menu (a <details>) focused to be opened, or open
       const menu = el.closest('details');
       if (menu) return menu;
       return typing(el) ? el.closest('form') || el : null;
