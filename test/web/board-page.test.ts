@@ -119,7 +119,12 @@ describe('pages: a card carries a "Move to…" link; its form comes when asked, 
 
   it('answers as the board page would: 404 for a board the member cannot see, or a card not on it', async () => {
     const client = await loggedIn(service, 'dev2');
-    for (const path of ['/boards/2/moves/new?key=HIDE-1', '/boards/2/backlog/moves/new?key=HIDE-1', '/boards/9/moves/new?key=CORE-1']) {
+    for (const path of [
+      '/boards/2/moves/new?key=HIDE-1',
+      '/boards/2/backlog/moves/new?key=HIDE-1',
+      '/boards/9/moves/new?key=CORE-1',
+      '/boards/2147483648/moves/new?key=CORE-1',
+    ]) {
       const page = await client.get(path);
       expect(page.status).toBe(404);
       expect(page.text).not.toContain('Hidden board');
