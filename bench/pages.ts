@@ -111,6 +111,8 @@ try {
 
     // what the page loads: its scripts and stylesheets, as a browser asking for brotli or gzip receives them
     const html = await get();
+    // the page's own HTML, uncompressed: what the server renders and sends for every request
+    console.error(`${name}: ${kb(Buffer.byteLength(html))} of HTML, p50 ${figures.p50Ms} ms, p95 ${figures.p95Ms} ms`);
     const assets = [...html.matchAll(/<script src="([^"]+)"|<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1] ?? m[2]!);
     const sizes: { js: AssetBytes; css: AssetBytes } = { js: { br: 0, gzip: 0, raw: 0 }, css: { br: 0, gzip: 0, raw: 0 } };
     for (const asset of assets) {

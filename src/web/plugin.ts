@@ -12,6 +12,7 @@ import { boardAdminRoutes } from './pages/boards/admin/routes.ts';
 import { backlogRoutes } from './pages/boards/backlog-page.ts';
 import { boardRoutes } from './pages/boards/board-page.ts';
 import { cardMoveRoutes } from './pages/boards/card-moves.ts';
+import { movePageRoutes } from './pages/boards/move-page.ts';
 import { boardListRoutes } from './pages/boards/list.ts';
 import { sprintReportRoutes } from './pages/boards/sprint-report.ts';
 import { sprintRoutes } from './pages/boards/sprint-actions.ts';
@@ -67,6 +68,7 @@ export async function webPages(app: FastifyInstance, deps: PagesDeps): Promise<v
   boardRoutes(app, deps);
   cardMoveRoutes(app, deps);
   backlogRoutes(app, deps);
+  movePageRoutes(app, deps);
   sprintRoutes(app, deps);
   boardAdminRoutes(app, deps);
   sprintReportRoutes(app, deps);

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { send, startListeningService, workspaceWithDevTwo } from '../oauth/support.ts';
@@ -149,14 +149,17 @@ describe('board: a card dropped within its column is ranked there (ticket:edit)'
 });
 
 describe('board: "Move to…" on a card moves it from the keyboard', () => {
-  it('opens with Enter, picks a place in the select, and moves the card with one post', async () => {
+  it('brings its form in place with Enter, the select focused, and moves the card with one post', async () => {
     const key = await ticket('Moved from the keyboard');
     const { context, page, problems } = await openBoard();
-    const menu = card(page, key).getByText('Move to…');
-    await menu.focus();
+    // each card carries only the link, named by its card; the form comes when asked
+    expect(await card(page, key).getByRole('combobox').count()).toBe(0);
+    await card(page, key)
+      .getByRole('link', { name: `Move to… ${key}`, exact: true })
+      .focus();
     await page.keyboard.press('Enter');
-    const select = page.getByLabel(`Move ${key} to`);
-    await select.focus();
+    const select = card(page, key).getByLabel(`Move ${key} to`);
+    await expect.poll(() => select.evaluate((el) => el === document.activeElement)).toBe(true);
     await select.selectOption({ label: 'Doing: at the bottom' });
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
@@ -168,19 +171,32 @@ describe('board: "Move to…" on a card moves it from the keyboard', () => {
     expect(where?.column).toBe('Doing');
     expect(where?.keys.at(-1)).toBe(key);
     await expectAccessible(page, 'board after a keyboard move');
+    // the page the link leads to without script (axe needs script to run)
+    await page.goto(`${service.url}/boards/2/moves/new?key=${key}`);
+    await page.getByRole('heading', { name: `Move ${key}`, exact: true }).waitFor();
+    await expectAccessible(page, 'move page of a card');
     expect(problems).toEqual([]);
     await context.close();
   });
 });
+
+/** Without script, a card's "Move to…" is a link to a page of its own with the form. */
+async function openMovePage(page: Page, key: string): Promise<void> {
+  await card(page, key)
+    .getByRole('link', { name: `Move to… ${key}`, exact: true })
+    .click();
+  await page.getByRole('heading', { name: `Move ${key}`, exact: true }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/boards/2/moves/new');
+}
 
 describe('board: "Move to…" works without JavaScript, as a plain form post', () => {
   it('moves a card to the top of another column and comes back to the board saying so', async () => {
     const key = await ticket('Moved without script');
     await api('POST', `/tickets/${await ticket('Already doing')}/transitions`, { transition: 'Start' });
     const { context, page } = await openBoard('/boards/2', false);
-    await card(page, key).getByText('Move to…').click();
+    await openMovePage(page, key);
     await page.getByLabel(`Move ${key} to`).selectOption({ label: 'Doing: at the top' });
-    await card(page, key).getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/boards/2');
     expect(await page.getByRole('status').textContent()).toContain(`Moved ${key}; its status is In Progress`);
     const where = await whereIs(key);
@@ -192,9 +208,9 @@ describe('board: "Move to…" works without JavaScript, as a plain form post', (
   it("shows the transition's screen as a page when the move asks for a resolution, and moves once answered", async () => {
     const key = await ticket('Finished without script');
     const { context, page } = await openBoard('/boards/2', false);
-    await card(page, key).getByText('Move to…').click();
+    await openMovePage(page, key);
     await page.getByLabel(`Move ${key} to`).selectOption({ label: 'Finished: at the bottom' });
-    await card(page, key).getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
     await page.getByRole('heading', { name: `Move ${key} to Finished` }).waitFor();
     expect((await whereIs(key))?.column).toBe('Waiting');
     // sent without a resolution: the reason at its field, nothing changed

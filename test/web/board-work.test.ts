@@ -61,7 +61,8 @@ describe('card moves in the browser need what the API needs (spec 5.6), and a re
   it('lets a developer move a card across columns (ticket:transition)', async () => {
     const key = await ticket('Started by a developer');
     const dev2 = await loggedIn(service, 'dev2');
-    const fields = formFields((await dev2.get('/boards/1')).text, '/boards/1/moves');
+    // the fields of the card's "Move to…" form, as its page gives them
+    const fields = formFields((await dev2.get(`/boards/1/moves/new?key=${key}`)).text, '/boards/1/moves');
     const answer = await dev2.post('/boards/1/moves', { ...fields, key, to: '1' });
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(`/boards/1#card-${key}`);
@@ -73,7 +74,7 @@ describe('card moves in the browser need what the API needs (spec 5.6), and a re
     const second = await ticket('And this after it');
     const before = await columnKeys('Waiting');
     const dev2 = await loggedIn(service, 'dev2');
-    const fields = formFields((await dev2.get('/boards/1')).text, '/boards/1/moves');
+    const fields = formFields((await dev2.get(`/boards/1/moves/new?key=${second}`)).text, '/boards/1/moves');
     const answer = await dev2.post(
       '/boards/1/moves',
       { ...fields, key: second, to: `0:before:${first}` },

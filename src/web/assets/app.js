@@ -13,7 +13,7 @@
   // changes, fetches itself again and swaps in its header and main, so a ticket, a board or the
   // notifications stay current while open without a reload that would lose the scroll. An
   // `unread` event updates the header's count in place. What the member is working in is not
-  // swapped away: a form being filled in, or an open menu ("Move to…"), waits until the focus
+  // swapped away: a form being filled in (a card's "Move to…" brought in place), or an open menu, waits until the focus
   // leaves it; a form opened in place waits for htmx to swap it; a card being dragged waits for its drop.
   const topic = body.dataset.events;
   if (topic && window.EventSource) {
@@ -24,14 +24,15 @@
     const workingIn = () => {
       const el = document.activeElement;
       if (!el?.closest('main')) return null;
-      // a menu ("Move to…") focused to be opened, or open
+      // a menu (a <details>) focused to be opened, or open
       const menu = el.closest('details');
       if (menu) return menu;
       return typing(el) ? el.closest('form') || el : null;
     };
     // a form opened in place (a field being changed), or one on its way (an htmx request from the
     // main part), keeps the page busy until htmx swaps it
-    const inPlace = () => !!document.querySelector('main form.in-place, main .htmx-request');
+    // (or just swapped in, until it settles: a "Move to…" form's select is focused then)
+    const inPlace = () => !!document.querySelector('main form.in-place, main .htmx-request, main .htmx-added');
     /** Whether the refresh must wait; if so, it is asked again when the member is done. */
     const held = () => {
       const box = body.dataset.dragging ? null : workingIn();
@@ -72,6 +73,8 @@
         // work begun while the page was fetched (a drag, a menu opened, a form opened in place): it waits, and is fetched again after
         if (held()) return;
         const next = new DOMParser().parseFromString(text, 'text/html');
+        // a card's "Move to…" link with the focus keeps it in the page drawn again: Enter still opens it
+        const focused = document.activeElement?.matches('main a.move') ? document.activeElement.getAttribute('href') : null;
         for (const part of ['header', 'main']) {
           const now = document.querySelector(part);
           const fresh = next.querySelector(part);
@@ -85,6 +88,7 @@
             if (window.htmx) window.htmx.process(adopted);
           }
         }
+        if (focused) [...document.querySelectorAll('main a.move')].find((a) => a.getAttribute('href') === focused)?.focus();
         body.dataset.refreshed = String(Number(body.dataset.refreshed || 0) + 1);
         document.dispatchEvent(new Event('atrium:refreshed'));
       } catch (_) {

@@ -14,7 +14,7 @@ import { memberErrorPage, sendMemberPage } from '../../respond.ts';
 import { formToken, type PagesDeps, type Session, type WebDeps } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
 import { boardNumber } from './board-page.ts';
-import { moveMenu, readTarget, type MoveMenu } from './move-menu.ts';
+import { canGo, moveLink, readTarget, type MoveMenu } from './move-menu.ts';
 
 type OpenSprint = Backlog['sprints'][number];
 type Summary = Backlog['backlog'][number];
@@ -23,9 +23,25 @@ export const backlogHref = (number: number) => `/boards/${number}/backlog`;
 
 const sprintHeading = (id: string) => `sprint-${id}-name`;
 
-function ticketRow(ticket: Summary, menu: MoveMenu, list: number): Html {
+/** The page of one ticket's "Move to…" form on the backlog. */
+export const backlogMoveHref = (number: number, key: string) => `${backlogHref(number)}/moves/new?key=${encodeURIComponent(key)}`;
+
+/** Where the backlog's tickets can go (its open sprints, then the backlog), and where their "Move to…" posts. */
+export function backlogMenu(session: Session, number: number, backlog: Backlog): MoveMenu {
+  const action = `${backlogHref(number)}/moves`;
+  return {
+    action,
+    csrf: formToken(session, action),
+    lists: [
+      ...backlog.sprints.map((s) => ({ value: s.id, name: s.name, keys: s.tickets.map((t) => t.key) })),
+      { value: 'backlog', name: 'Backlog', keys: backlog.backlog.map((t) => t.key) },
+    ],
+  };
+}
+
+function ticketRow(number: number, ticket: Summary, go: boolean): Html {
   const status = ticket.status ? html` · ${ticket.status.name}` : '';
-  return html`<li class="board-card" id="card-${ticket.key}" data-key="${ticket.key}">${ticketLink(ticket.key)} ${ticket.summary}<br><span class="muted">${personLink(ticket.assignee, 'Unassigned')}${status}</span>${moveMenu(menu, ticket.key, list)}</li>`;
+  return html`<li class="board-card" id="card-${ticket.key}" data-key="${ticket.key}">${ticketLink(ticket.key)} ${ticket.summary}<br><span class="muted">${personLink(ticket.assignee, 'Unassigned')}${status}</span>${go ? moveLink(backlogMoveHref(number, ticket.key), ticket.key) : ''}</li>`;
 }
 
 function sprintFacts(sprint: OpenSprint, session: Session): Html {
@@ -51,8 +67,8 @@ function sprintActions(session: Session, number: number, sprint: OpenSprint, can
   return html`<div class="actions"><a class="btn secondary" href="${base}/start">Start sprint ${sprint.name}…</a> ${remove}</div>`;
 }
 
-function listOf(heading: string, value: string, tickets: readonly Summary[], menu: MoveMenu, index: number, empty: string): Html {
-  return html`<ul data-drop="backlog" data-field="sprint" data-value="${value}" aria-labelledby="${heading}">${tickets.map((t) => ticketRow(t, menu, index))}</ul>${
+function listOf(number: number, heading: string, value: string, tickets: readonly Summary[], go: boolean, empty: string): Html {
+  return html`<ul data-drop="backlog" data-field="sprint" data-value="${value}" aria-labelledby="${heading}">${tickets.map((t) => ticketRow(number, t, go))}</ul>${
     tickets.length ? '' : html`<p class="muted">${empty}</p>`
   }`;
 }
@@ -78,22 +94,14 @@ interface Shown {
 
 function backlogBody(session: Session, number: number, shown: Shown, create: FormState): Html {
   const { backlog, sprints } = shown;
-  const action = `/boards/${number}/backlog/moves`;
-  const menu: MoveMenu = {
-    action,
-    csrf: formToken(session, action),
-    lists: [
-      ...backlog.sprints.map((s) => ({ value: s.id, name: s.name, keys: s.tickets.map((t) => t.key) })),
-      { value: 'backlog', name: 'Backlog', keys: backlog.backlog.map((t) => t.key) },
-    ],
-  };
+  const menu = backlogMenu(session, number, backlog);
   const sections = backlog.sprints.map((sprint, index) => {
     const heading = sprintHeading(sprint.id);
     return html`<section class="card plan-list" aria-labelledby="${heading}"><h2 id="${heading}">${sprint.name}</h2>${sprintFacts(sprint, session)}${sprintActions(session, number, sprint, sprints.can_manage)}
-${listOf(heading, sprint.id, sprint.tickets, menu, index, 'No tickets yet: drag some here, or use a ticket’s “Move to…”.')}</section>`;
+${listOf(number, heading, sprint.id, sprint.tickets, canGo(menu.lists, index), 'No tickets yet: drag some here, or use a ticket’s “Move to…”.')}</section>`;
   });
   const backlogSection = html`<section class="card plan-list" aria-labelledby="backlog-name"><h2 id="backlog-name">Backlog</h2><p class="muted">Open tickets in no open sprint, in rank order.</p>
-${listOf('backlog-name', 'backlog', backlog.backlog, menu, backlog.sprints.length, 'No open ticket outside the sprints.')}</section>`;
+${listOf(number, 'backlog-name', 'backlog', backlog.backlog, canGo(menu.lists, backlog.sprints.length), 'No open ticket outside the sprints.')}</section>`;
   const creating = sprints.can_manage
     ? html`<details class="card"${create === EMPTY_FORM ? '' : html` open`}><summary>Create a sprint</summary>${createSprintForm(session, number, create)}</details>`
     : '';
@@ -105,7 +113,7 @@ ${listOf('backlog-name', 'backlog', backlog.backlog, menu, backlog.sprints.lengt
         sprints.can_manage ? 'Create one to plan the next piece of work.' : 'A sprint manager creates them.',
       );
   return html`<div class="card"><h1>Backlog: ${shown.name}</h1><p><a href="/boards/${number}">Back to the board</a></p><p class="muted">Drag a ticket to a sprint or the backlog, or to another place in its list, or use its “Move to…”.</p>${noSprint}</div>
-${creating}<div class="plan" id="plan" data-moves="${action}" data-csrf="${menu.csrf}">${sections}${backlogSection}</div>`;
+${creating}<div class="plan" id="plan" data-moves="${menu.action}" data-csrf="${menu.csrf}">${sections}${backlogSection}</div>`;
 }
 
 /** The backlog page, also drawn again by a refused form without script: its reason at the top, or the create form's at its field. */

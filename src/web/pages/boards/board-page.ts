@@ -13,7 +13,7 @@ import { formToken, type Session, type WebDeps } from '../../session.ts';
 import { requireSession } from '../../require-session.ts';
 import { boardAdminLinks } from './admin/board-links.ts';
 import { swimlaneView, type LaneView } from './admin/swimlanes.ts';
-import { moveMenu, type MoveMenu } from './move-menu.ts';
+import { canGo, moveLink, type MoveMenu } from './move-menu.ts';
 import { wipLine, wipState } from './wip.ts';
 
 /** The sprints of a scrum board as links: each shows that sprint's tickets; "All tickets" shows every one. */
@@ -36,11 +36,13 @@ export const columnName = (column: BoardDetail['columns'][number]) => column.nam
 
 /** The board's columns as drop targets (of a whole board, or of one swimlane's cards). */
 function columnSections(board: BoardDetail, menu: MoveMenu): Html[] {
+  const view = menu.hidden?.view;
   return board.columns.map((column, at) => {
     const heading = `column-${column.index}-name`;
+    const go = canGo(menu.lists, at);
     const cards = column.tickets.map(
       (t) =>
-        html`<li class="board-card" id="card-${t.key}" data-key="${t.key}">${ticketLink(t.key)} ${t.summary}<br><span class="muted">${personLink(t.assignee, 'Unassigned')}</span>${moveMenu(menu, t.key, at)}</li>`,
+        html`<li class="board-card" id="card-${t.key}" data-key="${t.key}">${ticketLink(t.key)} ${t.summary}<br><span class="muted">${personLink(t.assignee, 'Unassigned')}</span>${go ? moveLink(boardMoveHref(board.number, t.key, view), t.key) : ''}</li>`,
     );
     return html`<section class="card column wip-${wipState(column)}" aria-labelledby="${heading}"><h2 id="${heading}">${columnName(column)}</h2>${wipLine(column)}
 <ul data-drop="board" data-field="column" data-value="${String(column.index)}" aria-labelledby="${heading}">${cards}</ul></section>`;
@@ -86,6 +88,22 @@ export function sprintView(given: unknown): string | undefined {
   return typeof given === 'string' && given.trim() !== '' ? given : undefined;
 }
 
+/** The page of one card's "Move to…" form on the board (with the sprint the board shows, to come back to). */
+export function boardMoveHref(number: number, key: string, view: string | undefined): string {
+  return `/boards/${number}/moves/new?key=${encodeURIComponent(key)}${view === undefined ? '' : `&sprint=${encodeURIComponent(view)}`}`;
+}
+
+/** Where a board's cards can go, and where their "Move to…" posts: the same for every card, made once per page. */
+export function boardMenu(session: Session, number: number, board: BoardDetail, view: string | undefined): MoveMenu {
+  const action = `/boards/${number}/moves`;
+  return {
+    action,
+    csrf: formToken(session, action),
+    lists: board.columns.map((c) => ({ value: String(c.index), name: columnName(c), keys: c.tickets.map((t) => t.key) })),
+    hidden: view === undefined ? {} : { view },
+  };
+}
+
 export function boardAddress(number: number, view: string | undefined): string {
   return view === undefined ? `/boards/${number}` : `/boards/${number}?sprint=${encodeURIComponent(view)}`;
 }
@@ -105,13 +123,7 @@ export async function showBoard(
     const board = await getBoard(ctx, number, view);
     const sprints = await sprintsOf(ctx, number, board);
     const picker = sprints.length ? sprintPicker(number, board, sprints) : '';
-    const action = `/boards/${number}/moves`;
-    const menu: MoveMenu = {
-      action,
-      csrf: formToken(session, action),
-      lists: board.columns.map((c) => ({ value: String(c.index), name: columnName(c), keys: c.tickets.map((t) => t.key) })),
-      hidden: view === undefined ? {} : { view },
-    };
+    const menu = boardMenu(session, number, board, view);
     return sendMemberPage(
       request,
       reply,

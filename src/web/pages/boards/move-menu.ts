@@ -62,11 +62,27 @@ export interface MoveMenu {
   hidden?: Readonly<Record<string, string>>;
 }
 
+/** Whether a card has anywhere to go: another list, or another place in its own. */
+export function canGo(lists: readonly MoveList[], current: number): boolean {
+  return lists.length > 1 || (lists[current]?.keys.length ?? 0) > 1;
+}
+
 /**
- * The keyboard's (and no script's) way to drag: "Move to…" on a card opens a plain form with
- * one select of places and a Move button. It posts what a drop posts, one request per move.
+ * The keyboard's (and no script's) way to drag, as each card carries it: a "Move to…" link to a
+ * page of its own with the form (`href`). With htmx the link takes the form in its place, its
+ * select focused, so from the keyboard it is: activate, choose, Move. Only the link is on every
+ * card: the forms, with their select of every place, made most of a long backlog's page.
  */
-export function moveMenu(menu: MoveMenu, key: string, current: number): Html {
+export function moveLink(href: string, key: string): Html {
+  return html`<a class="move" href="${href}" hx-get="${href}" hx-target="this" hx-swap="outerHTML">Move to…<span class="visually-hidden"> ${key}</span></a>`;
+}
+
+/**
+ * The form "Move to…" brings: one select of places and a Move button, posting what a drop posts,
+ * one request per move. Brought in place, its select takes the focus (and the live refresh waits
+ * while it has it: app.js).
+ */
+export function moveForm(menu: MoveMenu, key: string, current: number): Html {
   const options = choices(key, menu.lists, current);
   if (!options.length) return html``;
   const own = menu.lists[current]?.value;
@@ -75,7 +91,7 @@ export function moveMenu(menu: MoveMenu, key: string, current: number): Html {
   const selected = Math.max(preferred, 0);
   const id = `move-${key}`;
   const hidden = Object.entries(menu.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
-  return html`<details class="move"><summary>Move to…<span class="visually-hidden"> ${key}</span></summary><form method="post" action="${menu.action}"><input type="hidden" name="csrf" value="${menu.csrf}"><input type="hidden" name="key" value="${key}">${hidden}<label for="${id}">Move ${key} to</label> <select id="${id}" name="to">${options.map(
+  return html`<form class="move" method="post" action="${menu.action}"><input type="hidden" name="csrf" value="${menu.csrf}"><input type="hidden" name="key" value="${key}">${hidden}<label for="${id}">Move ${key} to</label> <select id="${id}" name="to" autofocus>${options.map(
     (c, i) => html`<option value="${c.value}"${i === selected ? html` selected` : ''}>${c.label}</option>`,
-  )}</select> <button type="submit" class="btn secondary">Move</button></form></details>`;
+  )}</select> <button type="submit" class="btn secondary">Move</button></form>`;
 }
