@@ -194,7 +194,7 @@ export const unlinkTicketsOperation = defineOperation({
 });
 
 // A ticket's versions: the spec's Ticket has them, and neither POST /tickets nor PATCH
-// /tickets/{key} takes them (ADR "ticket versions in the browser").
+// /tickets/{key} takes them (ADR 0077).
 
 export const setTicketVersionsOperation = defineOperation({
   name: 'set_ticket_versions',
