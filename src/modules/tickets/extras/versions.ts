@@ -25,12 +25,16 @@ const LISTS = [
 ] as const satisfies readonly { field: keyof VersionsBody; kind: Kind }[];
 
 /**
- * The versions named, in the project's order, each once. A version may be named when it is not
- * archived, or when the list already holds it (keeping a released version, archived since, is no
- * new choice of it).
+ * The versions a list may name: those not archived, and those it already holds (keeping a
+ * released version, archived since, is no new choice of it).
  */
+function choosableVersions(config: ProjectConfig, held: readonly string[]) {
+  return config.versions.filter((v) => !v.archived || held.includes(v.name));
+}
+
+/** The versions named, in the project's order, each once, among the choosable ones. */
 function resolveVersions(config: ProjectConfig, given: readonly string[], held: readonly string[], pointer: string) {
-  const choosable = config.versions.filter((v) => !v.archived || held.includes(v.name));
+  const choosable = choosableVersions(config, held);
   const found = new Set(
     given.map((name, i) => resolveName(choosable, name, { pointer: `${pointer}/${i}`, what: 'version', names: (v) => [v.name] }).id),
   );
@@ -55,7 +59,7 @@ export async function ticketVersionChoices(
 ): Promise<VersionChoices> {
   const ticket = await loadVisibleTicket(ctx, key);
   const [config, mayEdit] = await Promise.all([cachedProjectConfig(ctx, projectOf(ticket)), mayDo(ctx, 'edit', ticket)]);
-  const choosable = (names: readonly string[]) => config.versions.filter((v) => !v.archived || names.includes(v.name)).map((v) => v.name);
+  const choosable = (held: readonly string[]) => choosableVersions(config, held).map((v) => v.name);
   return { may_edit: mayEdit, fix_versions: choosable(held.fix_versions), affected_versions: choosable(held.affected_versions) };
 }
 
