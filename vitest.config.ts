@@ -5,7 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
-    isolate: false,
     fileParallelism: true,
     maxWorkers: 2,
     testTimeout: 30_000,
