@@ -29,10 +29,8 @@ export interface EngineMemory {
   seedPeakRssBytes: number | null;
 }
 
-/** One line of bench/runs.jsonl: everything a later comparison needs about one `npm run bench`. */
-export interface RunRecord {
-  /** Absent on the load runs recorded before `bench/pages.ts` recorded its own. */
-  kind?: 'load';
+/** What every line of bench/runs.jsonl says of its run: when, from which commit, on what. */
+interface RunHeader {
   date: string;
   /** The commit the service ran from. */
   commit: string;
@@ -42,6 +40,12 @@ export interface RunRecord {
   node: string;
   /** The 1-minute load average when the run started. */
   loadAverage: number;
+}
+
+/** One line of bench/runs.jsonl: everything a later comparison needs about one `npm run bench`. */
+export interface RunRecord extends RunHeader {
+  /** Absent on the load runs recorded before `bench/pages.ts` recorded its own. */
+  kind?: 'load';
   settings: LoadSettings;
   options: { engines: Array<'pglite' | 'postgres'>; only: string | null; tickets: string | null; pgliteSharedBuffers: string | null };
   /** Every scenario, both engines, the full data set: the runs bench/RESULTS.md is made from. */
@@ -79,14 +83,8 @@ export interface RecordedPage extends SerialFigures {
 }
 
 /** One line of bench/runs.jsonl written by `bench/pages.ts`: the pages' server time and weight, and a card move. */
-export interface PagesRunRecord {
+export interface PagesRunRecord extends RunHeader {
   kind: 'pages';
-  date: string;
-  commit: string;
-  dirty: boolean | null;
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; platform: string };
-  node: string;
-  loadAverage: number;
   engine: 'pglite' | 'postgres';
   /** Tickets in the database the pages read. */
   tickets: number;
