@@ -53,6 +53,13 @@ export async function memberBrowser(service: TestService, who: string): Promise<
 export const api = (service: TestService, token: string, method: string, path: string, json?: unknown) =>
   send(service, method, `/api/v1${path}`, { headers: { authorization: `Bearer ${token}` }, ...(json === undefined ? {} : { json }) });
 
+/** A ticket's links as `reader` reads them through GET /tickets/{key}: "relation key" each. */
+export async function linksOf(service: TestService, reader: string, key: string): Promise<string[]> {
+  const read = await api(service, reader, 'GET', `/tickets/${key}`);
+  if (read.status !== 200) throw new Error(`GET /tickets/${key}: ${read.status}`);
+  return (read.json.links as { relation: string; ticket: string }[]).map((l) => `${l.relation} ${l.ticket}`);
+}
+
 export interface FileToSend {
   name: string;
   type: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { decodeEntities, type Browser } from '../oauth/support.ts';
-import { api, EXTRAS_WORKSPACE, memberBrowser, postForm, tokenFor } from './extras-support.ts';
+import { api, EXTRAS_WORKSPACE, linksOf, memberBrowser, postForm, tokenFor } from './extras-support.ts';
 
 // Links between tickets are made and removed in the browser (link_tickets, unlink_tickets: the
 // web door only). The member needs ticket:edit on the ticket (spec 5.6, as PATCH) and must see the
@@ -41,12 +41,8 @@ async function ticket(token = lee, project = 'CORE'): Promise<string> {
   return created.json.key as string;
 }
 
-/** The ticket's links as GET /tickets/{key} answers them: relation and key. */
-async function links(key: string): Promise<string[]> {
-  const read = await api(service, witness, 'GET', `/tickets/${key}`);
-  expect(read.status).toBe(200);
-  return (read.json.links as { relation: string; ticket: string }[]).map((l) => `${l.relation} ${l.ticket}`);
-}
+/** The ticket's links as another member reads them through GET /tickets/{key}: relation and key. */
+const links = (key: string) => linksOf(service, witness, key);
 
 /** The Add link form of the ticket page, sent by the member without script. */
 const link = (who: string, key: string, relation: string, other: string) =>

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { startListeningService } from '../oauth/support.ts';
-import { api, EXTRAS_WORKSPACE } from '../tickets/extras-support.ts';
+import { api, EXTRAS_WORKSPACE, linksOf } from '../tickets/extras-support.ts';
 import { closeChromium, expectAccessible, launchChromium, logIn } from './browser.ts';
 
 // A member links a ticket to another on the ticket page and removes the link, in Chromium, with
@@ -33,12 +33,8 @@ async function ticket(summary: string): Promise<string> {
   return created.json.key as string;
 }
 
-/** The ticket's links as another member reads them through the API: relation and key. */
-async function links(key: string): Promise<string[]> {
-  const read = await api(service, witness, 'GET', `/tickets/${key}`);
-  expect(read.status).toBe(200);
-  return (read.json.links as { relation: string; ticket: string }[]).map((l) => `${l.relation} ${l.ticket}`);
-}
+/** The ticket's links as another member reads them through GET /tickets/{key}: relation and key. */
+const links = (key: string) => linksOf(service, witness, key);
 
 const asLee = (key: string, javaScript = true) =>
   logIn(browser, service.url, 'lee@example.com', 'lee-password', `/browse/${key}`, { javaScript });
