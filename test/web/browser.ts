@@ -76,13 +76,21 @@ interface AxeViolation {
 }
 
 /**
+ * Waits until htmx has answered and swapped: what a test types or changes next is not swapped
+ * away by a request already in flight (a new type redraws the create form's fields).
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping'));
+}
+
+/**
  * axe-core on the page as it is now: no serious or critical finding. Its source is put in the
  * page by the test (no CDN); the page's own CSP forbids inline scripts, which evaluate bypasses.
  * It runs in the page, so only in a context with JavaScript on. It waits for htmx to settle: a
  * button is dimmed while its request is in flight, and the settled page is what is judged.
  */
 export async function expectAccessible(page: Page, what = page.url()): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping'));
+  await settled(page);
   const injected = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   if (!injected) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { Browser as FormBrowser, formFields, send, startListeningService } from '../oauth/support.ts';
-import { closeChromium, expectAccessible, launchChromium, logIn, type Visit } from './browser.ts';
+import { closeChromium, expectAccessible, launchChromium, logIn, settled, type Visit } from './browser.ts';
 
 // The foundation every module's pages stand on, tried as a member would in Chromium: the header
 // names each module the member may use, the search box and the command palette find a ticket, a
@@ -215,9 +215,7 @@ describe('the create-ticket form shows a refusal at its field with what was type
       await page.getByLabel('Type').selectOption('Bug');
       if (redrawn) {
         await redrawn;
-        await expect
-          .poll(() => page.evaluate(() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling') === null))
-          .toBe(true);
+        await settled(page);
       }
       await page.getByLabel('Description').fill(description);
       await page.getByLabel('Priority').selectOption('High');

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { send, startListeningService } from '../oauth/support.ts';
-import { closeChromium, expectAccessible, launchChromium, logIn } from './browser.ts';
+import { closeChromium, expectAccessible, launchChromium, logIn, settled } from './browser.ts';
 
 // A member of the demo workspace sets a ticket's fix and affected versions in the browser
 // (set_ticket_versions, the web door only): in place on the ticket page, with script and
@@ -158,6 +158,8 @@ describe('create a ticket with fix versions: set right after create_ticket, as t
     const { context, page } = await as(MARCO, '/tickets/new?project=ATR');
     await page.getByLabel('Type').selectOption('Task');
     await page.getByLabel('Summary').fill('Created, its versions refused');
+    // the type's request redraws the versions: the change below must come after it
+    await settled(page);
     // a version gone since the form was drawn
     await page
       .getByRole('group', { name: 'Fix versions' })

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestService } from '../helpers/service.ts';
 import { send, startListeningService } from '../oauth/support.ts';
-import { closeChromium, expectAccessible, launchChromium, logIn } from './browser.ts';
+import { closeChromium, expectAccessible, launchChromium, logIn, settled } from './browser.ts';
 
 // A new member of the demo workspace does a ticket's daily work in the browser: creates it with
 // its type's fields, changes them in place, comments with a mention, and takes it through its
@@ -51,9 +51,6 @@ const at = (path: string) => new URL(path, service.url).href;
 const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { stayedOpen: true }));
 const stayedOpen = (page: Page) => page.evaluate(() => (window as unknown as { stayedOpen?: boolean }).stayedOpen === true);
 const status = (page: Page) => page.getByRole('status').first().textContent();
-/** htmx has answered and swapped (a new type brings its fields): what is typed next is not swapped away. */
-const settled = (page: Page) =>
-  expect.poll(() => page.evaluate(() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling') === null)).toBe(true);
 
 /** Nia creates a plain task through the form without script: the tickets the later rules work on. */
 async function aTicket(summary: string): Promise<string> {
