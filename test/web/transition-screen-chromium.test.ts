@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { applyWorkspace } from '../../src/workspace/apply.ts';
+import { parseWorkspaceYaml } from '../../src/workspace/parse.ts';
 import type { TestService } from '../helpers/service.ts';
 import { send, startListeningService } from '../oauth/support.ts';
 import { closeChromium, expectAccessible, launchChromium, logIn } from './browser.ts';
@@ -42,6 +44,14 @@ projects:
     workflow: Desk
     ticket_types: [Task]
     resolutions: [{ name: Done, default: true }]
+    roles:
+      - { role: Agent, members: [hal@example.com] }
+  - key: SIDE
+    name: Side desk
+    kind: helpdesk
+    workflow: Desk
+    ticket_types: [Question]
+    resolutions: [{ name: Answered, default: true }]
     roles:
       - { role: Agent, members: [hal@example.com] }
 `;
@@ -135,6 +145,58 @@ describe('the internal choice is offered only where the member may write an inte
     await page.waitForURL(new URL(`/browse/${key}`, service.url).href);
     const read = (await api('GET', `/tickets/${key}`)).json;
     expect(read).toMatchObject({ status: { name: 'Working' }, assignee: { name: 'Tia Triage' }, comments: [] });
+    await context.close();
+  });
+});
+
+describe("the ticket page's comment form follows the same rules as the screens", () => {
+  const commentForm = (page: import('playwright-core').Page) => page.getByRole('form', { name: 'Add a comment' });
+
+  it('is not offered to a member who may not comment', async () => {
+    const key = await ticket('DESK');
+    const { context, page } = await logIn(browser, service.url, 'tia@example.com', 'tia-password', `/browse/${key}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Comments' }).count()).toBe(1);
+    expect(await commentForm(page).count()).toBe(0);
+    await context.close();
+  });
+
+  it('offers the internal choice to a helpdesk agent, and the note it adds is internal', async () => {
+    const key = await ticket('DESK');
+    const { context, page, problems } = await logIn(browser, service.url, 'hal@example.com', 'hal-password', `/browse/${key}`);
+    const form = commentForm(page);
+    await form.getByRole('textbox', { name: 'Comment' }).fill('Seen this before.');
+    await form.getByRole('checkbox', { name: 'Internal note: never shown to customers' }).check();
+    await form.getByRole('button', { name: 'Add comment' }).click();
+    await expect
+      .poll(async () => (await api('GET', `/tickets/${key}`)).json.comments)
+      .toMatchObject([{ body: { text: 'Seen this before.' }, visibility: 'internal' }]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('offers no internal choice on a software project', async () => {
+    const key = await ticket('CODE');
+    const { context, page } = await logIn(browser, service.url, 'hal@example.com', 'hal-password', `/browse/${key}`);
+    await expect.poll(() => commentForm(page).getByRole('textbox', { name: 'Comment' }).count()).toBe(1);
+    expect(
+      await commentForm(page)
+        .getByRole('checkbox', { name: /Internal note/ })
+        .count(),
+    ).toBe(0);
+    await context.close();
+  });
+
+  it('says a refusal at the form, with the text kept, when the permission went while the page was open', async () => {
+    const key = await ticket('SIDE');
+    const { context, page } = await logIn(browser, service.url, 'hal@example.com', 'hal-password', `/browse/${key}`);
+    await commentForm(page).getByRole('textbox', { name: 'Comment' }).fill('Still on it?');
+    const later = WORKSPACE.replace(/(key: SIDE[\s\S]*?role: )Agent/, '$1Triage');
+    expect(later).not.toBe(WORKSPACE);
+    await applyWorkspace(service.db, parseWorkspaceYaml(later, 'later workspace'));
+    await commentForm(page).getByRole('button', { name: 'Add comment' }).click();
+    await expect.poll(() => commentForm(page).getByRole('alert').count()).toBe(1);
+    expect(await commentForm(page).getByRole('textbox', { name: 'Comment' }).inputValue()).toBe('Still on it?');
+    expect((await api('GET', `/tickets/${key}`)).json.comments).toEqual([]);
     await context.close();
   });
 });

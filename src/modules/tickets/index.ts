@@ -63,11 +63,13 @@ export { isWatching } from './watching.ts';
 
 // What the pages' forms ask: a type's custom fields, the transitions' screens, whom a comment may mention.
 export {
+  commentChoices,
   customFieldsFor,
   mentionableMembers,
   transitionScreens,
   type FieldShape,
   type Mentionable,
+  type ScreenComment,
   workflowTransitionNames,
   type TransitionScreen,
 } from './screens.ts';

@@ -44,6 +44,19 @@ export interface ScreenComment {
   internal: boolean;
 }
 
+async function commentOf(ctx: Context, ticket: Awaited<ReturnType<typeof loadVisibleTicket>>): Promise<ScreenComment> {
+  const [allowed, internal] = await Promise.all([mayDo(ctx, 'comment', ticket), mayWriteInternalNote(ctx, ticket)]);
+  return { allowed, internal };
+}
+
+/**
+ * The comment the member may add to a ticket they can see (ADR 0075): any, and an internal note.
+ * What the ticket page's comment form offers; add_comment enforces the same rules.
+ */
+export async function commentChoices(ctx: Context, key: string): Promise<ScreenComment> {
+  return commentOf(ctx, await loadVisibleTicket(ctx, key));
+}
+
 /**
  * The transitions the member can take on a ticket now, each with its screen, the project's
  * resolutions, and the comment the member may add with a move (spec 4.2: comment, and
@@ -57,11 +70,10 @@ export async function transitionScreens(
 ): Promise<{ key: string; resolutions: string[]; comment: ScreenComment; transitions: TransitionScreen[] }> {
   const ticket = await loadVisibleTicket(ctx, key);
   const project = await loadVisibleProject(ctx, ticket.project_key);
-  const [workflow, config, allowed, internal] = await Promise.all([
+  const [workflow, config, comment] = await Promise.all([
     cachedWorkflow(ctx, ticket.workflow_id),
     cachedProjectConfig(ctx, project),
-    mayDo(ctx, 'comment', ticket),
-    mayWriteInternalNote(ctx, ticket),
+    commentOf(ctx, ticket),
   ]);
   const available = await availableTransitions(ctx, ticket, workflow);
   const transitions = available.map((t) => {
@@ -78,7 +90,7 @@ export async function transitionScreens(
       },
     };
   });
-  return { key: ticket.key, resolutions: config.resolutions.map((r) => r.name), comment: { allowed, internal }, transitions };
+  return { key: ticket.key, resolutions: config.resolutions.map((r) => r.name), comment, transitions };
 }
 
 /** A member a comment may mention: what `@` completes to. */

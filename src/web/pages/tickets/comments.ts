@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../core/errors.ts';
 import { visibleProjects } from '../../../modules/projects/index.ts';
-import { getTicket, mentionableMembers, type TicketDetail } from '../../../modules/tickets/index.ts';
+import { commentChoices, getTicket, mentionableMembers, type ScreenComment, type TicketDetail } from '../../../modules/tickets/index.ts';
 import { acceptPost, answerDone, answerRefused, runAsMember } from '../../actions.ts';
 import { button, field, form } from '../../components/index.ts';
 import { shownTime } from '../../format.ts';
@@ -34,12 +34,17 @@ function bodyOptions(key: string, state: FormState | undefined, autofocus = fals
   };
 }
 
-function commentForm(session: Session, ticket: TicketDetail, projectKind: string | null, state: FormState | undefined): Html {
+/**
+ * The form, offered only to a member who may comment, and its internal-note choice only to a
+ * helpdesk's agent (ADR 0075). One sent back (refused: the permission went while the page was
+ * open) is drawn again, so the refusal shows at it with the text kept.
+ */
+function commentForm(session: Session, ticket: TicketDetail, may: ScreenComment, state: FormState | undefined): Html {
+  if (!may.allowed && state === undefined) return html``;
   const options = bodyOptions(ticket.key, state);
-  const internal =
-    projectKind === 'helpdesk'
-      ? field({ name: 'internal', label: 'Internal note: never shown to customers', type: 'checkbox', state })
-      : '';
+  const internal = may.internal
+    ? field({ name: 'internal', label: 'Internal note: never shown to customers', type: 'checkbox', state })
+    : '';
   const content = html`${markdownField(session, {
     ...options,
     after: html`<div id="mention-choices" class="mention-choices" aria-live="polite"></div>`,
@@ -66,17 +71,19 @@ function commentList(ticket: TicketDetail, view: Pick<TicketView, 'keys' | 'sess
 }
 
 /** The ticket page's Comments: oldest first, then the form that adds one (add_comment). */
-export function commentsSection(view: TicketView): Html {
+export async function commentsSection(view: TicketView): Promise<Html> {
+  // asked with write access, the access add_comment runs with; it writes nothing
+  const ctx = await readContext(view.deps, view.session, view.request.id, view.request.log, 'write');
+  const may = await commentChoices(ctx, view.ticket.key);
   return html`<section id="comments-section" aria-labelledby="comments-title"><h2 id="comments-title">Comments</h2>
 ${commentList(view.ticket, view)}
-${commentForm(view.session, view.ticket, view.projectKind, sentState(view, FORM))}</section>`;
+${commentForm(view.session, view.ticket, may, sentState(view, FORM))}</section>`;
 }
 
 async function freshView(deps: PagesDeps, request: FastifyRequest, session: Session, key: string) {
   const ctx = await readContext(deps, session, request.id, request.log);
   const [ticket, projects] = await Promise.all([getTicket(ctx, key), visibleProjects(ctx)]);
-  const projectKind = projects.find((p) => p.key === ticket.project)?.kind ?? null;
-  return { deps, request, session, ticket, projectKind, keys: new Set(projects.map((p) => p.key)) };
+  return { deps, request, session, ticket, keys: new Set(projects.map((p) => p.key)) };
 }
 
 function mentionChoices(key: string, members: readonly { username: string; name: string }[]): Html {

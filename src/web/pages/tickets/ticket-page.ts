@@ -147,8 +147,7 @@ async function showTicketPage(
     ]);
     // keys of the reader's projects mentioned in the texts become links
     const keys = new Set(projects.map((p) => p.key));
-    const projectKind = projects.find((p) => p.key === ticket.project)?.kind ?? null;
-    const body = await ticketBody({ deps, request, session, ticket, projectKind, keys, ...(sent ? { sent } : {}) });
+    const body = await ticketBody({ deps, request, session, ticket, keys, ...(sent ? { sent } : {}) });
     return sendMemberPage(
       request,
       reply,

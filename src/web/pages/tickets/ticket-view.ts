@@ -17,8 +17,6 @@ export interface TicketView {
   request: FastifyRequest;
   session: Session;
   ticket: TicketDetail;
-  /** The kind of the ticket's project (`software`, `helpdesk`, …). */
-  projectKind: string | null;
   /** Keys of the reader's projects: their ticket keys in texts become links. */
   keys: ReadonlySet<string>;
   /** A form of the page as the member left it, drawn again with its errors or its preview. */

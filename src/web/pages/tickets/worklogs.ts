@@ -52,10 +52,9 @@ export function worklogRoutes(app: FastifyInstance, deps: PagesDeps, showPage: S
     const section = async (state: FormState | undefined) => {
       const ctx = await readContext(deps, post.session, request.id, request.log);
       const [ticket, projects] = await Promise.all([getTicket(ctx, key), visibleProjects(ctx)]);
-      const projectKind = projects.find((p) => p.key === ticket.project)?.kind ?? null;
       const keys = new Set(projects.map((p) => p.key));
       const sent = state ? { sent: { name: FORM, state } } : {};
-      return worklogsSection({ deps, request, session: post.session, ticket, projectKind, keys, ...sent });
+      return worklogsSection({ deps, request, session: post.session, ticket, keys, ...sent });
     };
     const sent: FormState = { ...EMPTY_FORM, values: post.values };
     if (wantsPreview(sent)) {
